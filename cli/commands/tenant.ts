@@ -1,0 +1,105 @@
+import { recordAuditEvent } from "@/lib/audit";
+import { listTenants, provisionTenant, updateTenant, type Tenant } from "@/lib/tenants";
+import { printJson, printTable, UsageError } from "../output";
+import type { Command } from "./command";
+
+const SETTINGS_OPTIONS = {
+  name: { type: "string" },
+  "rp-id": { type: "string" },
+  "rp-name": { type: "string" },
+  origin: { type: "string", multiple: true },
+  "challenge-ttl": { type: "string" },
+  "request-ttl": { type: "string" },
+  "session-lifetime": { type: "string" },
+  "passcode-ttl": { type: "string" },
+  "token-lifetime": { type: "string" },
+  "signing-algorithm": { type: "string" },
+} as const;
+
+const number = (value: unknown) => (typeof value === "string" ? Number(value) : undefined);
+const text = (value: unknown) => (typeof value === "string" ? value : undefined);
+
+/** Maps CLI options onto tenant settings; validation happens in the domain (lib/tenants). */
+function settingsFrom(values: Record<string, unknown>): Record<string, unknown> {
+  const settings: Record<string, unknown> = {
+    name: text(values.name),
+    rpId: text(values["rp-id"]),
+    rpName: text(values["rp-name"]),
+    origins: Array.isArray(values.origin) ? values.origin : undefined,
+    challengeTtlSeconds: number(values["challenge-ttl"]),
+    requestTtlSeconds: number(values["request-ttl"]),
+    sessionLifetimeSeconds: number(values["session-lifetime"]),
+    passcodeTtlSeconds: number(values["passcode-ttl"]),
+    tokenLifetimeSeconds: number(values["token-lifetime"]),
+    signingAlgorithm: text(values["signing-algorithm"]),
+  };
+  return Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined));
+}
+
+const summary = (tenant: Tenant) => ({ id: tenant.id, name: tenant.name });
+
+export const tenantCreate: Command = {
+  name: "tenant create",
+  usage:
+    "tenant create --name <name> [--rp-id <host>] [--rp-name <name>] [--origin <url>]... [--session-lifetime <s>] " +
+    "[--passcode-ttl <s>] [--challenge-ttl <s>] [--request-ttl <s>] [--token-lifetime <s>] " +
+    "[--signing-algorithm RS256|ES256|EdDSA] [--json]",
+  description:
+    "Create a tenant with a signing key and one API key per scope (admin, passkey, authenticator).",
+  options: SETTINGS_OPTIONS,
+  async run({ values, json }) {
+    if (typeof values.name !== "string") throw new UsageError("--name is required");
+    const { tenant, keys } = await provisionTenant({ ...settingsFrom(values), name: values.name }, "cli");
+    if (json) return printJson({ tenant: summary(tenant), keys });
+    process.stdout.write(
+      `Created tenant ${tenant.name} (${tenant.id}), RP ID ${tenant.rpId}, ` +
+        `origins ${tenant.origins.join(", ") || "(none)"}\n` +
+        `API keys (shown once, store them now):\n` +
+        `  admin          ${keys.admin}\n  passkey        ${keys.passkey}\n  authenticator  ${keys.authenticator}\n`,
+    );
+  },
+};
+
+export const tenantList: Command = {
+  name: "tenant list",
+  usage: "tenant list [--json]",
+  description: "List all tenants.",
+  options: {},
+  async run({ json }) {
+    const tenants = await listTenants();
+    if (json) return printJson({ tenants });
+    printTable(
+      tenants.map((t) => ({
+        id: t.id,
+        name: t.name,
+        rpId: t.rpId,
+        origins: t.origins,
+        created: t.createdAt,
+      })),
+    );
+  },
+};
+
+export const tenantUpdate: Command = {
+  name: "tenant update",
+  usage: "tenant update <tenant-id> [the settings options of tenant create] [--json]",
+  description: "Change settings of a tenant. --origin replaces the whole list.",
+  options: SETTINGS_OPTIONS,
+  async run({ values, positionals, json }) {
+    const [tenantId] = positionals;
+    if (!tenantId) throw new UsageError("the tenant id is required");
+    const settings = settingsFrom(values);
+    if (Object.keys(settings).length === 0)
+      throw new UsageError("nothing to change: give at least one setting");
+    const tenant = await updateTenant(tenantId, settings);
+    await recordAuditEvent(tenant.id, {
+      type: "tenant.updated",
+      actor: "cli",
+      details: { changed: Object.keys(settings) },
+    });
+    if (json) return printJson({ tenant });
+    process.stdout.write(
+      `Updated tenant ${tenant.name} (${tenant.id}): ${Object.keys(settings).join(", ")}\n`,
+    );
+  },
+};

@@ -1,0 +1,2 @@
+export { recordAuditEvent, type AuditEvent } from "./record-audit-event";
+export { listAuditEvents, type AuditPage } from "./list-audit-events";

@@ -1,0 +1,30 @@
+import type { AuditLogRow } from "@/lib/db/schema";
+import { insertAuditLog } from "./store";
+
+export interface AuditEvent {
+  /** Dotted event name, `<area>.<subject>.<outcome>`: `passkey.login.succeeded`, `api_key.revoked`. */
+  type: string;
+  /** Who acted: a user id, `api_key:<id>`, `cli` or `system`. */
+  actor?: string | null;
+  ip?: string | null;
+  userAgent?: string | null;
+  requestId?: string | null;
+  details?: Record<string, unknown>;
+}
+
+/** Bounds on what one entry may carry, so a hostile client cannot bloat the log. */
+const MAX_TEXT = 512;
+const clip = (value: string | null | undefined) => (value == null ? null : value.slice(0, MAX_TEXT));
+
+/** Appends one event to the tenant's audit log. Call it for every success and failure of an auth event. */
+export async function recordAuditEvent(tenantId: string, event: AuditEvent): Promise<AuditLogRow> {
+  return insertAuditLog({
+    tenantId,
+    type: event.type,
+    actor: clip(event.actor),
+    ip: clip(event.ip),
+    userAgent: clip(event.userAgent),
+    requestId: clip(event.requestId),
+    details: event.details ?? {},
+  });
+}

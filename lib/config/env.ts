@@ -1,0 +1,83 @@
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * Sesame's configuration: read once from the environment at start-up and validated with zod.
+ * A wrong value stops start-up with a message naming the variable and what it accepts.
+ */
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+const EnvSchema = z.object({
+  PORT: z.coerce
+    .number({ error: "must be a whole number from 1 to 65535" })
+    .int("must be a whole number from 1 to 65535")
+    .min(1, "must be a whole number from 1 to 65535")
+    .max(65535, "must be a whole number from 1 to 65535")
+    .default(3000),
+  SESAME_BASE_URL: z
+    .url({ protocol: /^https?$/, error: "must be an absolute http(s) URL such as http://localhost:3000" })
+    .optional(),
+  DATABASE_URL: z
+    .url({ protocol: /^postgres(ql)?$/, error: "must be a postgres:// or postgresql:// URL" })
+    .optional(),
+  SESAME_DATA_DIR: z.string().min(1, "must be a folder path").default("./.data"),
+  SESAME_MASTER_SECRET: z.string().min(32, "must be at least 32 characters long").optional(),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).default("info"),
+  SESAME_SEED_DEMO: z
+    .enum(["true", "false", "1", "0"], { error: "must be true or false" })
+    .default("true")
+    .transform((value) => value === "true" || value === "1"),
+});
+
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface Config {
+  port: number;
+  /** Public origin of this Sesame instance, without a trailing slash. */
+  baseUrl: string;
+  /** Postgres connection string; when absent the embedded PGlite database in `dataDir` is used. */
+  databaseUrl: string | undefined;
+  /** Absolute path of the data folder (PGlite files, generated master secret). */
+  dataDir: string;
+  masterSecret: string | undefined;
+  logLevel: LogLevel;
+  /** Seed a demo tenant on the first start against an empty database. */
+  seedDemo: boolean;
+}
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/** Parses an environment (by default `process.env`); throws ConfigError listing every wrong variable. */
+export function parseConfig(env: Record<string, string | undefined> = process.env): Config {
+  const blankToUndefined = Object.fromEntries(
+    Object.keys(EnvSchema.shape).map((key) => [key, env[key] === "" ? undefined : env[key]]),
+  );
+  const result = EnvSchema.safeParse(blankToUndefined);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => {
+      const variable = String(issue.path[0] ?? "environment");
+      return `  ${variable}=${JSON.stringify(env[variable] ?? "")}: ${issue.message}`;
+    });
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const e = result.data;
+  return {
+    port: e.PORT,
+    baseUrl: (e.SESAME_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ""),
+    databaseUrl: e.DATABASE_URL,
+    dataDir: path.resolve(e.SESAME_DATA_DIR),
+    masterSecret: e.SESAME_MASTER_SECRET,
+    logLevel: e.LOG_LEVEL,
+    seedDemo: e.SESAME_SEED_DEMO,
+  };
+}
+
+let cached: Config | undefined;
+
+/** The process configuration, parsed on first use and then kept. */
+export function getConfig(): Config {
+  cached ??= parseConfig();
+  return cached;
+}

@@ -1,0 +1,1 @@
+export { ConfigError, getConfig, parseConfig, type Config, type LogLevel } from "./env";

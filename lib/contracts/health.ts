@@ -1,0 +1,44 @@
+import { z } from "zod";
+import { defineContract } from "@/lib/http/contract";
+
+const Liveness = z.object({ status: z.literal("ok") }).meta({ id: "Liveness" });
+
+const ReadinessBody = z
+  .object({
+    status: z.enum(["ready", "unavailable"]),
+    checks: z.object({
+      database: z.enum(["ok", "unavailable"]),
+      migrations: z.enum(["ok", "pending", "unknown"]),
+    }),
+  })
+  .meta({ id: "Readiness" });
+
+export const livez = defineContract({
+  surface: "health",
+  method: "GET",
+  path: "/livez",
+  operationId: "getLiveness",
+  summary: "Liveness",
+  description: "200 while the process runs. It does not touch the database.",
+  tags: ["Health"],
+  auth: { kind: "none" },
+  responses: {
+    "200": { description: "The process is alive", content: { "application/json": { schema: Liveness } } },
+  },
+});
+
+export const readyz = defineContract({
+  surface: "health",
+  method: "GET",
+  path: "/readyz",
+  operationId: "getReadiness",
+  summary: "Readiness",
+  description:
+    "200 when the database answers `select 1` within 2 s and every migration is applied; else 503.",
+  tags: ["Health"],
+  auth: { kind: "none" },
+  responses: {
+    "200": { description: "Ready to serve", content: { "application/json": { schema: ReadinessBody } } },
+    "503": { description: "Not ready", content: { "application/json": { schema: ReadinessBody } } },
+  },
+});

@@ -1,0 +1,116 @@
+import fs from "node:fs";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import * as schema from "./schema";
+import { acquireDataDirLock } from "./pglite-lock";
+
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export type DatabaseOptions =
+  | { kind: "postgres"; url: string }
+  /** `dir` undefined means an in-memory database (tests). */
+  | { kind: "pglite"; dir?: string };
+
+export interface DatabaseHandle {
+  readonly kind: "postgres" | "pglite";
+  readonly db: Database;
+  /** Runs `select 1`; rejects when the database does not answer within `timeoutMs`. */
+  ping(timeoutMs: number): Promise<void>;
+  /** True when every migration in `drizzle/` is recorded as applied. */
+  migrationsApplied(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+const MIGRATIONS_FOLDER = path.join(process.cwd(), "drizzle");
+// Any constant works; it only has to be the same for every Sesame instance.
+const MIGRATION_LOCK_ID = 7_303_221_501;
+
+interface JournalEntry {
+  when: number;
+}
+
+function localMigrations(): JournalEntry[] {
+  const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_FOLDER, "meta", "_journal.json"), "utf8"));
+  return (journal as { entries: JournalEntry[] }).entries;
+}
+
+export function withTimeout<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${timeoutMs} ms`)), timeoutMs);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+function handle(kind: DatabaseHandle["kind"], db: Database, close: () => Promise<void>): DatabaseHandle {
+  return {
+    kind,
+    db,
+    close,
+    async ping(timeoutMs) {
+      await withTimeout(db.execute(sql`select 1`), timeoutMs, "The database");
+    },
+    async migrationsApplied() {
+      const expected = localMigrations();
+      const result = await db.execute(
+        sql`select count(*)::int as count, max(created_at)::text as last from drizzle.__drizzle_migrations`,
+      );
+      const row =
+        (result as unknown as { rows?: unknown[] }).rows?.[0] ?? (result as unknown as unknown[])[0];
+      const { count, last } = row as { count: number; last: string | null };
+      return count >= expected.length && Number(last ?? 0) >= (expected.at(-1)?.when ?? 0);
+    },
+  };
+}
+
+async function openPostgres(url: string): Promise<DatabaseHandle> {
+  const { default: postgres } = await import("postgres");
+  const { drizzle } = await import("drizzle-orm/postgres-js");
+  const { migrate } = await import("drizzle-orm/postgres-js/migrator");
+
+  // Migrate on one dedicated connection under an advisory lock, so instances starting together
+  // against an empty database apply each migration exactly once.
+  const migrator = postgres(url, { max: 1, onnotice: () => {}, connect_timeout: 10 });
+  try {
+    await migrator`select pg_advisory_lock(${MIGRATION_LOCK_ID})`;
+    await migrate(drizzle({ client: migrator }), { migrationsFolder: MIGRATIONS_FOLDER });
+    await migrator`select pg_advisory_unlock(${MIGRATION_LOCK_ID})`;
+  } finally {
+    await migrator.end({ timeout: 5 });
+  }
+
+  const client = postgres(url, { max: 10, onnotice: () => {}, connect_timeout: 5, idle_timeout: 60 });
+  const db = drizzle({ client, schema }) as unknown as Database;
+  return handle("postgres", db, () => client.end({ timeout: 5 }));
+}
+
+async function openPglite(dir: string | undefined): Promise<DatabaseHandle> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { drizzle } = await import("drizzle-orm/pglite");
+  const { migrate } = await import("drizzle-orm/pglite/migrator");
+
+  let release = () => {};
+  if (dir) {
+    fs.mkdirSync(path.dirname(dir), { recursive: true, mode: 0o700 });
+    release = acquireDataDirLock(`${dir}.lock`, dir);
+  }
+  try {
+    const client = dir ? await PGlite.create(dir) : await PGlite.create();
+    const pglite = drizzle({ client, schema });
+    await migrate(pglite, { migrationsFolder: MIGRATIONS_FOLDER });
+    const db = pglite as unknown as Database;
+    return handle("pglite", db, async () => {
+      await client.close();
+      release();
+    });
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+/** Opens the database and applies pending migrations (idempotent). */
+export function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  return options.kind === "postgres" ? openPostgres(options.url) : openPglite(options.dir);
+}

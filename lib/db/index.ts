@@ -1,0 +1,70 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import path from "node:path";
+import { getConfig } from "@/lib/config";
+import { openDatabase, type Database, type DatabaseHandle, type DatabaseOptions } from "./client";
+
+export {
+  openDatabase,
+  withTimeout,
+  type Database,
+  type DatabaseHandle,
+  type DatabaseOptions,
+} from "./client";
+export { DatabaseLocked } from "./pglite-lock";
+export * as schema from "./schema";
+
+// Kept on globalThis: Next.js evaluates instrumentation and route bundles separately, and dev mode reloads
+// modules, but there must be one database per process.
+const KEY = Symbol.for("sesame.database");
+type Holder = { [KEY]?: Promise<DatabaseHandle> };
+const holder = globalThis as Holder;
+
+export function databaseOptionsFromConfig(): DatabaseOptions {
+  const config = getConfig();
+  return config.databaseUrl
+    ? { kind: "postgres", url: config.databaseUrl }
+    : { kind: "pglite", dir: path.join(config.dataDir, "pglite") };
+}
+
+/** The process database: opened (and migrated) at boot by lib/boot, or on first use elsewhere (CLI). */
+export function getDatabase(): Promise<DatabaseHandle> {
+  holder[KEY] ??= openDatabase(databaseOptionsFromConfig()).catch((error: unknown) => {
+    delete holder[KEY];
+    throw error;
+  });
+  return holder[KEY];
+}
+
+/** Installs an already opened database as the process database (tests, tools). */
+export function useDatabase(handle: DatabaseHandle): void {
+  holder[KEY] = Promise.resolve(handle);
+}
+
+export async function closeDatabase(): Promise<void> {
+  const current = holder[KEY];
+  delete holder[KEY];
+  if (current) await (await current).close();
+}
+
+export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
+export type Executor = Database | Transaction;
+
+const currentTransaction = new AsyncLocalStorage<Transaction>();
+
+/**
+ * What store functions query with: the transaction opened by `transaction()` further up the call
+ * stack, or else the database. Store functions therefore never take a connection parameter.
+ */
+export async function executor(): Promise<Executor> {
+  return currentTransaction.getStore() ?? (await getDatabase()).db;
+}
+
+/**
+ * Runs `work` in one transaction on either driver; store calls inside it join the transaction.
+ * Nested calls reuse the outer transaction.
+ */
+export async function transaction<T>(work: () => Promise<T>): Promise<T> {
+  if (currentTransaction.getStore()) return work();
+  const { db } = await getDatabase();
+  return db.transaction((tx) => currentTransaction.run(tx, work));
+}

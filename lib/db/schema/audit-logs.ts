@@ -1,0 +1,24 @@
+import { index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { tenants } from "./tenants";
+
+export const auditLogs = pgTable(
+  "audit_logs",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    /** Dotted event name, for example `passkey.login.succeeded`. */
+    type: text("type").notNull(),
+    /** Who acted: a user id, `api_key:<id>`, `cli` or `system`. */
+    actor: text("actor"),
+    ip: text("ip"),
+    userAgent: text("user_agent"),
+    requestId: text("request_id"),
+    details: jsonb("details").$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: timestamp("created_at", { withTimezone: true, precision: 6 }).notNull().defaultNow(),
+  },
+  (t) => [index("audit_logs_tenant_time").on(t.tenantId, t.createdAt.desc(), t.id.desc())],
+);
+
+export type AuditLogRow = typeof auditLogs.$inferSelect;

@@ -1,0 +1,5 @@
+export * from "./tenants";
+export * from "./api-keys";
+export * from "./signing-keys";
+export * from "./audit-logs";
+export * from "./meta";

@@ -1,0 +1,44 @@
+import { sql } from "drizzle-orm";
+import { check, integer, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+
+export const SIGNING_ALGORITHMS = ["RS256", "ES256", "EdDSA"] as const;
+export type SigningAlgorithm = (typeof SIGNING_ALGORITHMS)[number];
+
+export const tenants = pgTable(
+  "tenants",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    name: text("name").notNull(),
+    /** WebAuthn relying party. */
+    rpId: text("rp_id").notNull(),
+    rpName: text("rp_name").notNull(),
+    /** Origins allowed for WebAuthn ceremonies, CORS and redirects (exact `scheme://host[:port]`). */
+    origins: text("origins")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /** How long a WebAuthn challenge stays usable. */
+    challengeTtlSeconds: integer("challenge_ttl_seconds").notNull().default(300),
+    /** How long an Authenticator (UAF) request stays PENDING (`validUntil - createdAt`). */
+    requestTtlSeconds: integer("request_ttl_seconds").notNull().default(120),
+    sessionLifetimeSeconds: integer("session_lifetime_seconds").notNull().default(3600),
+    passcodeTtlSeconds: integer("passcode_ttl_seconds").notNull().default(300),
+    /** Lifetime of the JWT the Passkey API returns on finalize. */
+    tokenLifetimeSeconds: integer("token_lifetime_seconds").notNull().default(300),
+    /** Algorithm of newly generated signing keys. */
+    signingAlgorithm: text("signing_algorithm").$type<SigningAlgorithm>().notNull().default("RS256"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("tenants_challenge_ttl", sql`${t.challengeTtlSeconds} between 10 and 3600`),
+    check("tenants_request_ttl", sql`${t.requestTtlSeconds} between 10 and 600`),
+    check("tenants_session_lifetime", sql`${t.sessionLifetimeSeconds} between 60 and 31536000`),
+    // ASVS 6.5.5 / NIST 800-63B cap out-of-band codes at 10 minutes.
+    check("tenants_passcode_ttl", sql`${t.passcodeTtlSeconds} between 60 and 600`),
+    check("tenants_token_lifetime", sql`${t.tokenLifetimeSeconds} between 10 and 86400`),
+    check("tenants_signing_algorithm", sql`${t.signingAlgorithm} in ('RS256', 'ES256', 'EdDSA')`),
+  ],
+);
+
+export type TenantRow = typeof tenants.$inferSelect;

@@ -1,0 +1,63 @@
+import { STATUS_TEXT, statusOf, type ErrorCode } from "./codes";
+
+export interface AppErrorOptions {
+  cause?: unknown;
+  /** Safe, client-facing hints for fixing the request (for example one line per invalid field). */
+  details?: string[];
+}
+
+/**
+ * The base of every expected failure. `code` is stable and machine-readable; `message` is safe to show
+ * to the caller. Anything that is not an AppError is treated as a bug and answered with a generic 500.
+ */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly details: string[];
+
+  constructor(code: ErrorCode, message?: string, options: AppErrorOptions = {}) {
+    super(message ?? STATUS_TEXT[statusOf(code)] ?? code, { cause: options.cause });
+    this.name = new.target.name;
+    this.code = code;
+    this.details = options.details ?? [];
+  }
+
+  get status(): number {
+    return statusOf(this.code);
+  }
+}
+
+export class BadRequest extends AppError {
+  constructor(message?: string, options?: AppErrorOptions) {
+    super("BAD_REQUEST", message, options);
+  }
+}
+
+export class ValidationFailed extends AppError {
+  constructor(details: string[], message = "Bad Request") {
+    super("VALIDATION_FAILED", message, { details });
+  }
+}
+
+export class Unauthorized extends AppError {
+  constructor(options?: AppErrorOptions) {
+    super("UNAUTHORIZED", undefined, options);
+  }
+}
+
+export class NotFound extends AppError {
+  constructor(message?: string, options?: AppErrorOptions) {
+    super("NOT_FOUND", message, options);
+  }
+}
+
+export class Conflict extends AppError {
+  constructor(message?: string, options?: AppErrorOptions) {
+    super("CONFLICT", message, options);
+  }
+}
+
+export class DatabaseUnavailable extends AppError {
+  constructor(cause?: unknown) {
+    super("DATABASE_UNAVAILABLE", undefined, { cause });
+  }
+}

@@ -1,0 +1,16 @@
+import { AppError } from "@/lib/errors";
+
+/** Anything thrown becomes an AppError; an unknown error becomes a generic INTERNAL one (cause kept for the log). */
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  return new AppError("INTERNAL", undefined, { cause: error });
+}
+
+export function jsonError(body: unknown, status: number, headers: HeadersInit = {}): Response {
+  return Response.json(body, { status, headers: { "cache-control": "no-store", ...headers } });
+}
+
+/** The message plus the details, for shapes that only have one text field. */
+export function messageWithDetails(error: AppError): string {
+  return error.details.length > 0 ? `${error.message}: ${error.details.join("; ")}` : error.message;
+}

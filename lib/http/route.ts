@@ -1,0 +1,77 @@
+import type { z } from "zod";
+import type { AuthenticatedKey } from "@/lib/api-keys";
+import { ValidationFailed, formatZodIssues } from "@/lib/errors";
+import { getLogger } from "@/lib/log";
+import { authenticate } from "./auth";
+import { readJsonBody } from "./body";
+import type { Contract } from "./contract";
+import { presentError, toAppError } from "./presenters";
+import { requestContext, type RequestContext } from "./request-context";
+
+type Infer<T, Fallback> = T extends z.ZodType ? z.output<T> : Fallback;
+
+export interface RouteInput<C extends Contract> extends RequestContext {
+  req: Request;
+  params: Infer<C["params"], Record<string, never>>;
+  query: Infer<C["query"], Record<string, never>>;
+  body: Infer<C["body"], undefined>;
+  /** The API key that authenticated the request (undefined on unauthenticated routes). */
+  key: C["auth"]["kind"] extends "none" ? undefined : AuthenticatedKey;
+}
+
+type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
+
+function parse<S extends z.ZodType>(schema: S | undefined, value: unknown, where: string): unknown {
+  if (!schema) return where === "body" ? undefined : {};
+  const result = schema.safeParse(value);
+  if (!result.success) throw new ValidationFailed(formatZodIssues(result.error, where));
+  return result.data;
+}
+
+/**
+ * Builds a Next.js route handler from a contract: request id → params → auth → query → body →
+ * handler → presenter. Every failure leaves as the surface's error shape with `X-Request-Id`.
+ */
+export function route<C extends Contract>(
+  contract: C,
+  handler: (input: RouteInput<C>) => Promise<Response>,
+): (req: Request, context: RouteContext) => Promise<Response> {
+  return async (req, context) => {
+    const started = performance.now();
+    const ctx = requestContext(req);
+    let response: Response;
+    try {
+      const params = parse(contract.params, await context.params, "params") as Record<string, unknown>;
+      const tenantId = typeof params.tenantId === "string" ? params.tenantId : undefined;
+      const key = await authenticate(req, contract.auth, tenantId);
+      const query = parse(contract.query, Object.fromEntries(new URL(req.url).searchParams), "query");
+      let body: unknown;
+      if (contract.body) {
+        const raw = await readJsonBody(req);
+        body = parse(contract.body, raw === undefined && contract.emptyBodyAs ? {} : raw, "body");
+      }
+      response = await handler({ ...ctx, req, params, query, body, key } as RouteInput<C>);
+    } catch (thrown) {
+      const error = toAppError(thrown);
+      const log = getLogger();
+      if (error.status >= 500) {
+        log.error(
+          { err: error.cause ?? error, requestId: ctx.requestId, route: contract.operationId },
+          "request failed",
+        );
+      }
+      response = presentError(contract.surface, error);
+    }
+    response.headers.set("x-request-id", ctx.requestId);
+    getLogger().debug(
+      {
+        requestId: ctx.requestId,
+        route: contract.operationId,
+        status: response.status,
+        ms: Math.round(performance.now() - started),
+      },
+      "request",
+    );
+    return response;
+  };
+}

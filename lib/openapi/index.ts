@@ -1,0 +1,2 @@
+export { createSurfaceDocument, documentedSurfaces } from "./create-document";
+export { SURFACE_DOCUMENTS } from "./surfaces";

@@ -1,0 +1,8 @@
+export { createTenant } from "./create-tenant";
+export { getTenant } from "./get-tenant";
+export { listTenants } from "./list-tenants";
+export { provisionTenant, type ProvisionedTenant } from "./provision-tenant";
+export { updateTenant } from "./update-tenant";
+export { CreateTenantInput, Origin, RpId, TenantSettings, UpdateTenantInput } from "./schemas";
+export { UUID_PATTERN, type Tenant } from "./tenant";
+export { getJwks, rotateSigningKey, signToken, type SignTokenOptions } from "./signing-keys";

@@ -1,0 +1,4 @@
+export { createSigningKey } from "./create-signing-key";
+export { rotateSigningKey } from "./rotate-signing-key";
+export { getJwks } from "./get-jwks";
+export { signToken, type SignTokenOptions } from "./sign-token";

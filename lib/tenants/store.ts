@@ -1,0 +1,39 @@
+import { asc, eq } from "drizzle-orm";
+import { executor } from "@/lib/db";
+import { tenants, type TenantRow } from "@/lib/db/schema";
+import { UUID_PATTERN, toTenant, type Tenant } from "./tenant";
+
+type NewTenant = typeof tenants.$inferInsert;
+
+export async function insertTenant(values: NewTenant): Promise<Tenant> {
+  const db = await executor();
+  const [row] = await db.insert(tenants).values(values).returning();
+  return toTenant(row as TenantRow);
+}
+
+export async function findTenant(tenantId: string): Promise<Tenant | undefined> {
+  if (!UUID_PATTERN.test(tenantId)) return undefined;
+  const db = await executor();
+  const [row] = await db.select().from(tenants).where(eq(tenants.id, tenantId)).limit(1);
+  return row ? toTenant(row) : undefined;
+}
+
+export async function selectTenants(): Promise<Tenant[]> {
+  const db = await executor();
+  const rows = await db.select().from(tenants).orderBy(asc(tenants.createdAt), asc(tenants.id));
+  return rows.map(toTenant);
+}
+
+export async function updateTenantRow(
+  tenantId: string,
+  values: Partial<NewTenant>,
+): Promise<Tenant | undefined> {
+  if (!UUID_PATTERN.test(tenantId)) return undefined;
+  const db = await executor();
+  const [row] = await db
+    .update(tenants)
+    .set({ ...values, updatedAt: new Date() })
+    .where(eq(tenants.id, tenantId))
+    .returning();
+  return row ? toTenant(row) : undefined;
+}

@@ -1,0 +1,24 @@
+import type { SigningAlgorithm, TenantRow } from "@/lib/db/schema";
+
+/** A tenant as the domain sees it. */
+export interface Tenant {
+  id: string;
+  name: string;
+  rpId: string;
+  rpName: string;
+  origins: string[];
+  challengeTtlSeconds: number;
+  requestTtlSeconds: number;
+  sessionLifetimeSeconds: number;
+  passcodeTtlSeconds: number;
+  tokenLifetimeSeconds: number;
+  signingAlgorithm: SigningAlgorithm;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export function toTenant(row: TenantRow): Tenant {
+  return { ...row };
+}
+
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

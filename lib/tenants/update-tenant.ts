@@ -1,0 +1,19 @@
+import { NotFound } from "@/lib/errors";
+import { transaction } from "@/lib/db";
+import { UpdateTenantInput } from "./schemas";
+import { findTenant, updateTenantRow } from "./store";
+import type { Tenant } from "./tenant";
+import { checkOriginsMatchRpId, parseSettings } from "./validate-settings";
+
+/** Changes some settings of a tenant; everything is validated before anything is written. */
+export async function updateTenant(tenantId: string, input: UpdateTenantInput): Promise<Tenant> {
+  const patch = parseSettings(UpdateTenantInput, input);
+  return transaction(async () => {
+    const current = await findTenant(tenantId);
+    if (!current) throw new NotFound("Tenant not found");
+    checkOriginsMatchRpId(patch.rpId ?? current.rpId, patch.origins ?? current.origins);
+    const updated = await updateTenantRow(tenantId, patch);
+    if (!updated) throw new NotFound("Tenant not found");
+    return updated;
+  });
+}
