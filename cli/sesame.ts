@@ -35,9 +35,13 @@ function help(): string {
 
 async function main(argv: string[]): Promise<number> {
   const command = COMMANDS.find((c) => c.name === argv.slice(0, 2).join(" "));
-  if (!command || argv.includes("--help") || argv.includes("-h")) {
-    (command ? process.stdout : process.stderr).write(`${command ? command.usage : help()}\n`);
-    return command || argv.includes("--help") || argv.length === 0 ? 0 : 2;
+  const wantsHelp = argv.includes("--help") || argv.includes("-h");
+  if (!command || wantsHelp) {
+    const ok = wantsHelp || argv.length === 0;
+    (ok ? process.stdout : process.stderr).write(
+      `${command ? `Usage: npm run sesame -- ${command.usage}` : help()}\n`,
+    );
+    return ok ? 0 : 2;
   }
   const { values, positionals } = parseArgs({
     args: argv.slice(2),

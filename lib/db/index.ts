@@ -16,10 +16,17 @@ export * as schema from "./schema";
 // Kept on globalThis: Next.js evaluates instrumentation and route bundles separately, and dev mode reloads
 // modules, but there must be one database per process.
 const KEY = Symbol.for("sesame.database");
-type Holder = { [KEY]?: Promise<DatabaseHandle> };
+const OPTIONS = Symbol.for("sesame.databaseOptions");
+type Holder = { [KEY]?: Promise<DatabaseHandle>; [OPTIONS]?: DatabaseOptions };
 const holder = globalThis as Holder;
 
+/** Chooses the database getDatabase() opens, instead of the configuration's (tests, tools). */
+export function configureDatabase(options: DatabaseOptions): void {
+  holder[OPTIONS] = options;
+}
+
 export function databaseOptionsFromConfig(): DatabaseOptions {
+  if (holder[OPTIONS]) return holder[OPTIONS];
   const config = getConfig();
   return config.databaseUrl
     ? { kind: "postgres", url: config.databaseUrl }
@@ -33,11 +40,6 @@ export function getDatabase(): Promise<DatabaseHandle> {
     throw error;
   });
   return holder[KEY];
-}
-
-/** Installs an already opened database as the process database (tests, tools). */
-export function useDatabase(handle: DatabaseHandle): void {
-  holder[KEY] = Promise.resolve(handle);
 }
 
 export async function closeDatabase(): Promise<void> {

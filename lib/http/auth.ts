@@ -5,6 +5,8 @@ import { AUTH_SCOPE, type AuthRequirement } from "./contract";
 
 /** A key lookup that does not answer in this time means the database is in trouble. */
 const AUTH_TIMEOUT_MS = 2000;
+/** A tenant-scoped route without a tenant in its path matches no key. */
+const NO_TENANT = "-";
 
 function authorizationCredential(req: Request, schemes: string[]): string | undefined {
   const header = req.headers.get("authorization")?.trim();
@@ -29,8 +31,9 @@ function presentedKey(req: Request, kind: Exclude<AuthRequirement["kind"], "none
 }
 
 /**
- * Authenticates the request for `requirement`. `tenantId` is the tenant named in the path, if the
- * surface has one; a key of any other tenant is refused like a wrong key.
+ * Authenticates the request for `requirement`. `tenantId` is the tenant named in the path: admin and
+ * Passkey keys must belong to it (another tenant's key is refused like a wrong key); an Authenticator
+ * key names its tenant itself.
  */
 export async function authenticate(
   req: Request,
@@ -42,7 +45,10 @@ export async function authenticate(
   if (!key) throw new Unauthorized();
   try {
     return await withTimeout(
-      authenticateApiKey(key, { scope: AUTH_SCOPE[requirement.kind], tenantId }),
+      authenticateApiKey(key, {
+        scope: AUTH_SCOPE[requirement.kind],
+        tenantId: requirement.kind === "authenticator-key" ? undefined : (tenantId ?? NO_TENANT),
+      }),
       AUTH_TIMEOUT_MS,
       "The API key lookup",
     );

@@ -1,0 +1,112 @@
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+const TSX = path.resolve("node_modules/.bin/tsx");
+// On PGlite every run gets its own data folder; on Postgres the suite's DATABASE_URL is inherited.
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sesame-cli-"));
+
+function sesame(...args: string[]) {
+  const result = spawnSync(TSX, ["cli/sesame.ts", ...args], {
+    encoding: "utf8",
+    env: { ...process.env, SESAME_DATA_DIR: dataDir, LOG_LEVEL: "warn" },
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe("npm run sesame", () => {
+  it("manages tenants, API keys and signing keys end to end", () => {
+    const created = sesame(
+      "tenant",
+      "create",
+      "--name",
+      "CLI Co",
+      "--origin",
+      "http://localhost:4000",
+      "--json",
+    );
+    expect(created.code, created.stderr).toBe(0);
+    // Exactly one JSON object, so scripts can parse stdout as it is.
+    const output = JSON.parse(created.stdout);
+    expect(Object.keys(output)).toEqual(["tenant", "keys"]);
+    expect(output.tenant).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: "CLI Co" });
+    expect(output.keys).toEqual({
+      admin: expect.stringMatching(/^sesame_admin_[\w-]{43}$/),
+      passkey: expect.stringMatching(/^sesame_passkey_[\w-]{43}$/),
+      authenticator: expect.stringMatching(/^sesame_authenticator_[\w-]{43}$/),
+    });
+    const tenantId: string = output.tenant.id;
+
+    const listed = JSON.parse(sesame("tenant", "list", "--json").stdout);
+    expect(listed.tenants).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ id: tenantId, rpId: "localhost", origins: ["http://localhost:4000"] }),
+      ]),
+    );
+
+    const updated = sesame("tenant", "update", tenantId, "--session-lifetime", "7200", "--json");
+    expect(updated.code, updated.stderr).toBe(0);
+    expect(JSON.parse(updated.stdout).tenant.sessionLifetimeSeconds).toBe(7200);
+
+    const refused = sesame("tenant", "update", tenantId, "--passcode-ttl", "900", "--name", "Renamed");
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("tenant.passcodeTtlSeconds: must be at most 600 seconds");
+    const after = JSON.parse(sesame("tenant", "list", "--json").stdout).tenants.find(
+      (t: { id: string }) => t.id === tenantId,
+    );
+    expect(after).toMatchObject({ name: "CLI Co", passcodeTtlSeconds: 300 });
+
+    const key = sesame(
+      "key",
+      "create",
+      "--tenant",
+      tenantId,
+      "--scope",
+      "admin",
+      "--scope",
+      "passkey",
+      "--json",
+    );
+    expect(key.code, key.stderr).toBe(0);
+    const { key: info, secret } = JSON.parse(key.stdout);
+    expect(secret).toMatch(/^sesame_key_/);
+    expect(info.scopes).toEqual(["admin", "passkey"]);
+
+    const revoked = sesame("key", "revoke", "--tenant", tenantId, info.id, "--json");
+    expect(revoked.code, revoked.stderr).toBe(0);
+    const keys = JSON.parse(sesame("key", "list", "--tenant", tenantId, "--json").stdout).keys;
+    expect(keys).toHaveLength(4);
+    expect(keys.find((k: { id: string }) => k.id === info.id).revokedAt).not.toBeNull();
+    expect(JSON.stringify(keys)).not.toContain(secret);
+
+    const rotated = sesame("signing-key", "rotate", "--tenant", tenantId, "--algorithm", "EdDSA", "--json");
+    expect(rotated.code, rotated.stderr).toBe(0);
+    const jwks = JSON.parse(sesame("signing-key", "list", "--tenant", tenantId, "--json").stdout);
+    expect(jwks.keys.map((k: { alg: string }) => k.alg)).toEqual(["EdDSA", "RS256"]);
+  });
+
+  it("explains usage errors with exit code 2 and domain errors with exit code 1", () => {
+    const unknown = sesame("tenant", "explode");
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("Usage: npm run sesame -- <command>");
+
+    const missing = sesame("tenant", "create");
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("--name is required");
+
+    const badOption = sesame("key", "list", "--tenant", "x", "--bogus");
+    expect(badOption.code).toBe(2);
+
+    const notFound = sesame("key", "list", "--tenant", "00000000-0000-4000-8000-000000000000");
+    expect(notFound.code).toBe(1);
+    expect(notFound.stderr).toContain("Tenant not found");
+  });
+
+  it("prints help", () => {
+    const help = sesame("--help");
+    expect(help.code).toBe(0);
+    expect(help.stdout + help.stderr).toContain("tenant create --name <name>");
+  });
+});

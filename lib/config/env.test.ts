@@ -1,0 +1,51 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, parseConfig } from "./env";
+
+describe("parseConfig", () => {
+  it("uses the documented defaults for an empty environment", () => {
+    const config = parseConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      baseUrl: "http://localhost:3000",
+      databaseUrl: undefined,
+      dataDir: path.resolve(".data"),
+      masterSecret: undefined,
+      logLevel: "info",
+      seedDemo: true,
+    });
+  });
+
+  it("derives the base URL from the port and strips a trailing slash from an explicit one", () => {
+    expect(parseConfig({ PORT: "4000" }).baseUrl).toBe("http://localhost:4000");
+    expect(parseConfig({ SESAME_BASE_URL: "https://auth.example.com/" }).baseUrl).toBe(
+      "https://auth.example.com",
+    );
+  });
+
+  it.each([
+    ["PORT", "abc", "must be a whole number from 1 to 65535"],
+    ["PORT", "70000", "must be a whole number from 1 to 65535"],
+    ["DATABASE_URL", "mysql://x@y/z", "must be a postgres:// or postgresql:// URL"],
+    ["SESAME_BASE_URL", "localhost:3000", "must be an absolute http(s) URL"],
+    ["SESAME_MASTER_SECRET", "short", "must be at least 32 characters long"],
+    ["LOG_LEVEL", "loud", "must be one of fatal, error, warn, info, debug, trace, silent"],
+    ["SESAME_SEED_DEMO", "maybe", "must be true or false"],
+  ])("rejects %s=%s naming the variable and what is allowed", (variable, value, allowed) => {
+    expect(() => parseConfig({ [variable]: value })).toThrow(ConfigError);
+    try {
+      parseConfig({ [variable]: value });
+    } catch (error) {
+      expect((error as Error).message).toContain(`${variable}="${value}"`);
+      expect((error as Error).message).toContain(allowed);
+    }
+  });
+
+  it("reports every wrong variable at once", () => {
+    expect(() => parseConfig({ PORT: "0", LOG_LEVEL: "x" })).toThrow(/PORT=.*\n.*LOG_LEVEL=/s);
+  });
+
+  it("treats empty variables as unset", () => {
+    expect(parseConfig({ DATABASE_URL: "", PORT: "" })).toMatchObject({ databaseUrl: undefined, port: 3000 });
+  });
+});
