@@ -1,0 +1,85 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { defineConfig, type PlaywrightTestConfig } from "@playwright/test";
+
+/**
+ * e2e runs against real `next start` servers (build first: `npm test` does): one on a fresh embedded
+ * PGlite folder and, when E2E_DATABASE_URL is set, one on Postgres. Tests under e2e/process start and
+ * stop servers of their own. "localhost", not 127.0.0.1: WebAuthn needs a valid RP ID.
+ */
+const pglitePort = Number(process.env.E2E_PGLITE_PORT ?? 3100);
+const postgresPort = Number(process.env.E2E_POSTGRES_PORT ?? 3101);
+const postgresUrl = process.env.E2E_DATABASE_URL;
+
+// Set once in the runner process; workers inherit the same folders.
+process.env.E2E_PGLITE_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "sesame-e2e-pglite-"));
+process.env.E2E_POSTGRES_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "sesame-e2e-pg-"));
+
+const server = (port: number, dataDir: string, databaseUrl?: string) => ({
+  command: `node node_modules/next/dist/bin/next start --port ${port}`,
+  url: `http://localhost:${port}/readyz`,
+  reuseExistingServer: false,
+  timeout: 90_000,
+  stdout: "ignore" as const,
+  stderr: "pipe" as const,
+  env: {
+    PORT: String(port),
+    SESAME_DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl ?? "",
+    LOG_LEVEL: "warn",
+    NEXT_TELEMETRY_DISABLED: "1",
+  },
+});
+
+const browser = {
+  headless: true,
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  },
+};
+
+const projects: PlaywrightTestConfig["projects"] = [
+  {
+    name: "pglite",
+    testIgnore: /process\//,
+    use: { ...browser, baseURL: `http://localhost:${pglitePort}` },
+    metadata: { dataDir: process.env.E2E_PGLITE_DATA_DIR },
+  },
+  {
+    name: "process",
+    testMatch: /process\/.*\.spec\.ts/,
+    use: browser,
+  },
+];
+if (postgresUrl) {
+  projects.push({
+    name: "postgres",
+    testIgnore: /process\//,
+    use: { ...browser, baseURL: `http://localhost:${postgresPort}` },
+    metadata: { dataDir: process.env.E2E_POSTGRES_DATA_DIR },
+  });
+}
+
+export default defineConfig({
+  testDir: "e2e",
+  outputDir: "test-results",
+  workers: 1,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  forbidOnly: Boolean(process.env.CI),
+  projects,
+  webServer: [
+    server(pglitePort, process.env.E2E_PGLITE_DATA_DIR),
+    ...(postgresUrl ? [server(postgresPort, process.env.E2E_POSTGRES_DATA_DIR, postgresUrl)] : []),
+  ],
+});
