@@ -45,6 +45,7 @@ CREATE TABLE "signing_keys" (
 --> statement-breakpoint
 CREATE TABLE "audit_logs" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"seq" bigint GENERATED ALWAYS AS IDENTITY (sequence name "audit_logs_seq_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1),
 	"tenant_id" uuid NOT NULL,
 	"type" text NOT NULL,
 	"actor" text,
@@ -68,4 +69,4 @@ CREATE UNIQUE INDEX "api_keys_secret_hash" ON "api_keys" USING btree ("secret_ha
 CREATE INDEX "api_keys_tenant" ON "api_keys" USING btree ("tenant_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "signing_keys_one_active" ON "signing_keys" USING btree ("tenant_id") WHERE "signing_keys"."active";--> statement-breakpoint
 CREATE INDEX "signing_keys_tenant" ON "signing_keys" USING btree ("tenant_id");--> statement-breakpoint
-CREATE INDEX "audit_logs_tenant_time" ON "audit_logs" USING btree ("tenant_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);
+CREATE INDEX "audit_logs_tenant_seq" ON "audit_logs" USING btree ("tenant_id","seq" DESC NULLS LAST);

@@ -1,6 +1,6 @@
 import { BadRequest } from "@/lib/errors";
 import type { AuditLogRow } from "@/lib/db/schema";
-import { selectAuditLogs, type AuditPosition } from "./store";
+import { selectAuditLogs } from "./store";
 
 export interface AuditPage {
   items: AuditLogRow[];
@@ -8,19 +8,15 @@ export interface AuditPage {
   nextCursor: string | null;
 }
 
+// The cursor is opaque to clients; inside it is the sequence number of the last row they saw.
 function encodeCursor(row: AuditLogRow): string {
-  const position: AuditPosition = { createdAt: row.createdAt.toISOString(), id: row.id };
-  return Buffer.from(JSON.stringify(position)).toString("base64url");
+  return Buffer.from(`seq:${row.seq}`).toString("base64url");
 }
 
-function decodeCursor(cursor: string): AuditPosition {
-  try {
-    const value = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as AuditPosition;
-    if (typeof value.id === "string" && !Number.isNaN(Date.parse(value.createdAt))) return value;
-  } catch {
-    // fall through
-  }
-  throw new BadRequest("Invalid cursor");
+function decodeCursor(cursor: string): number {
+  const match = /^seq:(\d{1,15})$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
+  if (!match) throw new BadRequest("Invalid cursor");
+  return Number(match[1]);
 }
 
 /** One page of the tenant's audit log, newest first, with an opaque cursor for the next page. */
@@ -32,7 +28,7 @@ export async function listAuditEvents(
   const rows = await selectAuditLogs(tenantId, {
     limit: limit + 1,
     type: options.type,
-    before: options.cursor ? decodeCursor(options.cursor) : undefined,
+    beforeSeq: options.cursor ? decodeCursor(options.cursor) : undefined,
   });
   const items = rows.slice(0, limit);
   return { items, nextCursor: rows.length > limit ? encodeCursor(items.at(-1) as AuditLogRow) : null };

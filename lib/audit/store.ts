@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, or, type SQL } from "drizzle-orm";
+import { and, desc, eq, lt, type SQL } from "drizzle-orm";
 import { executor } from "@/lib/db";
 import { auditLogs, type AuditLogRow } from "@/lib/db/schema";
 
@@ -8,32 +8,19 @@ export async function insertAuditLog(values: typeof auditLogs.$inferInsert): Pro
   return row as AuditLogRow;
 }
 
-export interface AuditPosition {
-  createdAt: string;
-  id: string;
-}
-
-/** Newest first; `before` continues after the last row of the previous page. */
+/** Newest first; `beforeSeq` continues after the last row of the previous page. */
 export async function selectAuditLogs(
   tenantId: string,
-  options: { limit: number; before?: AuditPosition; type?: string },
+  options: { limit: number; beforeSeq?: number; type?: string },
 ): Promise<AuditLogRow[]> {
   const db = await executor();
   const conditions: SQL[] = [eq(auditLogs.tenantId, tenantId)];
   if (options.type) conditions.push(eq(auditLogs.type, options.type));
-  if (options.before) {
-    const at = new Date(options.before.createdAt);
-    conditions.push(
-      or(
-        lt(auditLogs.createdAt, at),
-        and(eq(auditLogs.createdAt, at), lt(auditLogs.id, options.before.id)),
-      ) as SQL,
-    );
-  }
+  if (options.beforeSeq !== undefined) conditions.push(lt(auditLogs.seq, options.beforeSeq));
   return db
     .select()
     .from(auditLogs)
     .where(and(...conditions))
-    .orderBy(desc(auditLogs.createdAt), desc(auditLogs.id))
+    .orderBy(desc(auditLogs.seq))
     .limit(options.limit);
 }

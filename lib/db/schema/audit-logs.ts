@@ -1,10 +1,12 @@
-import { index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { bigint, index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { tenants } from "./tenants";
 
 export const auditLogs = pgTable(
   "audit_logs",
   {
     id: uuid("id").primaryKey().defaultRandom(),
+    /** Insertion order: timestamps can tie, the sequence cannot. Pages are cut on it. */
+    seq: bigint("seq", { mode: "number" }).generatedAlwaysAsIdentity().notNull(),
     tenantId: uuid("tenant_id")
       .notNull()
       .references(() => tenants.id, { onDelete: "cascade" }),
@@ -18,7 +20,7 @@ export const auditLogs = pgTable(
     details: jsonb("details").$type<Record<string, unknown>>().notNull().default({}),
     createdAt: timestamp("created_at", { withTimezone: true, precision: 6 }).notNull().defaultNow(),
   },
-  (t) => [index("audit_logs_tenant_time").on(t.tenantId, t.createdAt.desc(), t.id.desc())],
+  (t) => [index("audit_logs_tenant_seq").on(t.tenantId, t.seq.desc())],
 );
 
 export type AuditLogRow = typeof auditLogs.$inferSelect;
