@@ -1,2 +1,2 @@
-export { recordAuditEvent, type AuditEvent } from "./record-audit-event";
+export { recordAuditEvent, type AuditEvent, type AuditContext } from "./record-audit-event";
 export { listAuditEvents, type AuditPage } from "./list-audit-events";

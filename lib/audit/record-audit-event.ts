@@ -12,6 +12,9 @@ export interface AuditEvent {
   details?: Record<string, unknown>;
 }
 
+/** Who and where an event comes from; route handlers build it from the request. */
+export type AuditContext = Pick<AuditEvent, "actor" | "ip" | "userAgent" | "requestId">;
+
 /** Bounds on what one entry may carry, so a hostile client cannot bloat the log. */
 const MAX_TEXT = 512;
 const clip = (value: string | null | undefined) => (value == null ? null : value.slice(0, MAX_TEXT));

@@ -46,14 +46,20 @@ export interface Contract<
   body?: B;
   /** An empty body is read as `{}` (the reference accepts an empty POST on some routes). */
   emptyBodyAs?: "empty-object";
+  /**
+   * Load the tenant named by the `tenantId` path parameter before authenticating (404 when there is
+   * none) and hand it to the handler.
+   */
+  loadsTenant?: true;
+  /**
+   * Cross-origin browser access: `tenant-origins` allows the tenant's configured origins (needs
+   * `loadsTenant`), `any` allows every origin (public, credential-free resources such as a JWKS).
+   */
+  cors?: "tenant-origins" | "any";
   responses: ZodOpenApiResponsesObject;
 }
 
-/** Declares a contract with its types inferred. */
-export function defineContract<
-  P extends z.ZodObject = z.ZodObject,
-  Q extends z.ZodObject = z.ZodObject,
-  B extends z.ZodType = z.ZodType,
->(contract: Contract<P, Q, B>): Contract<P, Q, B> {
+/** Declares a contract with its types inferred (the exact object type, so flags like `loadsTenant` stay literal). */
+export function defineContract<C extends Contract>(contract: C): C {
   return contract;
 }

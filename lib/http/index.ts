@@ -1,4 +1,6 @@
 export { defineContract, SURFACES, type Contract, type Surface } from "./contract";
-export { route, type RouteInput } from "./route";
+export { preflight, route, type RouteInput } from "./route";
+export { authenticate } from "./auth";
 export { MAX_BODY_BYTES } from "./body";
 export { presentError } from "./presenters";
+export { json, noContent } from "./responses";

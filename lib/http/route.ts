@@ -1,10 +1,13 @@
 import type { z } from "zod";
 import type { AuthenticatedKey } from "@/lib/api-keys";
-import { ValidationFailed, formatZodIssues } from "@/lib/errors";
+import type { AuditContext } from "@/lib/audit";
+import { getTenant, type Tenant } from "@/lib/tenants";
+import { AppError, NotFound, ValidationFailed, formatZodIssues } from "@/lib/errors";
 import { getLogger } from "@/lib/log";
 import { authenticate } from "./auth";
 import { readJsonBody } from "./body";
 import type { Contract } from "./contract";
+import { allowedOrigin, applyCors, preflightResponse } from "./cors";
 import { presentError, toAppError } from "./presenters";
 import { requestContext, type RequestContext } from "./request-context";
 
@@ -17,6 +20,10 @@ export interface RouteInput<C extends Contract> extends RequestContext {
   body: Infer<C["body"], undefined>;
   /** The API key that authenticated the request (undefined on unauthenticated routes). */
   key: C["auth"]["kind"] extends "none" ? undefined : AuthenticatedKey;
+  /** The tenant of the path, for contracts with `loadsTenant`. */
+  tenant: C["loadsTenant"] extends true ? Tenant : undefined;
+  /** Who and where, for audit records: the API key (if any), IP, user agent and request id. */
+  audit: AuditContext;
 }
 
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
@@ -40,9 +47,11 @@ export function route<C extends Contract>(
     const started = performance.now();
     const ctx = requestContext(req);
     let response: Response;
+    let tenant: Tenant | undefined;
     try {
       const params = parse(contract.params, await context.params, "params") as Record<string, unknown>;
       const tenantId = typeof params.tenantId === "string" ? params.tenantId : undefined;
+      if (contract.loadsTenant) tenant = await loadTenant(tenantId);
       const key = await authenticate(req, contract.auth, tenantId);
       const query = parse(contract.query, Object.fromEntries(new URL(req.url).searchParams), "query");
       let body: unknown;
@@ -50,7 +59,8 @@ export function route<C extends Contract>(
         const raw = await readJsonBody(req);
         body = parse(contract.body, raw === undefined && contract.emptyBodyAs ? {} : raw, "body");
       }
-      response = await handler({ ...ctx, req, params, query, body, key } as RouteInput<C>);
+      const audit: AuditContext = { ...ctx, actor: key ? `api_key:${key.keyId}` : null };
+      response = await handler({ ...ctx, req, params, query, body, key, tenant, audit } as RouteInput<C>);
     } catch (thrown) {
       const error = toAppError(thrown);
       const log = getLogger();
@@ -62,6 +72,7 @@ export function route<C extends Contract>(
       }
       response = presentError(contract.surface, error);
     }
+    applyCors(response, allowedOrigin(req, contract, tenant), contract);
     response.headers.set("x-request-id", ctx.requestId);
     getLogger().debug(
       {
@@ -73,5 +84,35 @@ export function route<C extends Contract>(
       "request",
     );
     return response;
+  };
+}
+
+async function loadTenant(tenantId: string | undefined): Promise<Tenant> {
+  // The Passkey API's wording (Hanko's) for an unknown tenant.
+  return getTenant(tenantId ?? "").catch((error: unknown) => {
+    throw error instanceof AppError && error.code === "NOT_FOUND" ? new NotFound("tenant not found") : error;
+  });
+}
+
+/**
+ * The OPTIONS handler of a path whose routes allow cross-origin calls: answers the preflight for the
+ * tenant's origins (or any origin), without authentication.
+ */
+export function preflight(
+  ...contracts: Contract[]
+): (req: Request, context: RouteContext) => Promise<Response> {
+  const contract = contracts[0]!;
+  const methods = contracts.map((c) => c.method);
+  return async (req, context) => {
+    try {
+      let tenant: Tenant | undefined;
+      if (contract.loadsTenant) {
+        const params = parse(contract.params, await context.params, "params") as Record<string, unknown>;
+        tenant = await loadTenant(typeof params.tenantId === "string" ? params.tenantId : undefined);
+      }
+      return preflightResponse(req, allowedOrigin(req, contract, tenant), methods);
+    } catch (thrown) {
+      return presentError(contract.surface, toAppError(thrown));
+    }
   };
 }

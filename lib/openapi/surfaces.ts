@@ -1,5 +1,7 @@
 import * as admin from "@/lib/contracts/admin";
 import * as health from "@/lib/contracts/health";
+import { SPEC_ALIASES } from "@/lib/contracts/passkey/aliases";
+import * as passkey from "@/lib/contracts/passkey/routes";
 import type { Contract, Surface } from "@/lib/http/contract";
 
 export interface SurfaceDocument {
@@ -21,6 +23,15 @@ export const SURFACE_DOCUMENTS: Partial<Record<Surface, SurfaceDocument>> = {
       "Server-side administration of one tenant, under `{tenant_url}/admin/`. API key with the `admin` scope.",
     serverPath: "",
     contracts: Object.values(admin),
+  },
+  passkey: {
+    title: "Sesame Passkey API",
+    description:
+      "Tenant-scoped WebAuthn for adding passkeys to an existing system, wire-compatible with Hanko's passkey server " +
+      "(`@teamhanko/passkeys-sdk` works with the base URL `<origin>/passkey/`). Server-side calls send the tenant's API key " +
+      "in the `apiKey` header; browser calls (login, registration finalize) need none. Errors are `{title[], details[], status}`.",
+    serverPath: "/passkey",
+    contracts: [...(Object.values(passkey) as Contract[]), ...(Object.values(SPEC_ALIASES) as Contract[])],
   },
   health: {
     title: "Sesame health",

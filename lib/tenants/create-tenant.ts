@@ -1,5 +1,6 @@
 import { getConfig } from "@/lib/config";
 import { transaction } from "@/lib/db";
+import { DEFAULT_MFA_POLICY, DEFAULT_PASSKEY_POLICY } from "@/lib/db/schema";
 import { CreateTenantInput } from "./schemas";
 import { createSigningKey } from "./signing-keys/create-signing-key";
 import { insertTenant } from "./store";
@@ -26,6 +27,8 @@ export async function createTenant(input: CreateTenantInput): Promise<Tenant> {
       rpId,
       rpName: settings.rpName ?? settings.name,
       origins,
+      passkeyPolicy: { ...DEFAULT_PASSKEY_POLICY, ...settings.passkeyPolicy },
+      mfaPolicy: { ...DEFAULT_MFA_POLICY, ...settings.mfaPolicy },
     });
     await createSigningKey(tenant.id, tenant.signingAlgorithm, { active: true });
     return tenant;

@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { SIGNING_ALGORITHMS } from "@/lib/db/schema";
+import {
+  ATTACHMENT,
+  ATTESTATION,
+  RESIDENT_KEY,
+  SIGNING_ALGORITHMS,
+  USER_VERIFICATION,
+} from "@/lib/db/schema";
 
 const HOSTNAME = /^(?=.{1,253}$)(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))*$/;
 
@@ -20,6 +26,13 @@ export const Origin = z
 const seconds = (min: number, max: number) =>
   z.number().int().min(min, `must be at least ${min} seconds`).max(max, `must be at most ${max} seconds`);
 
+export const WebauthnPolicy = z.object({
+  userVerification: z.enum(USER_VERIFICATION),
+  attestation: z.enum(ATTESTATION),
+  residentKey: z.enum(RESIDENT_KEY),
+  attachment: z.enum(ATTACHMENT).nullable(),
+});
+
 /** Settings a tenant may change; bounds mirror the CHECK constraints in lib/db/schema/tenants.ts. */
 export const TenantSettings = z.object({
   name: z.string().trim().min(1).max(100),
@@ -32,10 +45,18 @@ export const TenantSettings = z.object({
   passcodeTtlSeconds: seconds(60, 600),
   tokenLifetimeSeconds: seconds(10, 86_400),
   signingAlgorithm: z.enum(SIGNING_ALGORITHMS),
+  passkeyPolicy: WebauthnPolicy,
+  mfaPolicy: WebauthnPolicy,
 });
 
-export const CreateTenantInput = TenantSettings.partial().required({ name: true });
+/** Policies are merged field by field into the current (or default) policy. */
+const PolicyPatches = {
+  passkeyPolicy: WebauthnPolicy.partial().optional(),
+  mfaPolicy: WebauthnPolicy.partial().optional(),
+};
+
+export const CreateTenantInput = TenantSettings.partial().extend(PolicyPatches).required({ name: true });
 export type CreateTenantInput = z.input<typeof CreateTenantInput>;
 
-export const UpdateTenantInput = TenantSettings.partial();
+export const UpdateTenantInput = TenantSettings.partial().extend(PolicyPatches);
 export type UpdateTenantInput = z.input<typeof UpdateTenantInput>;

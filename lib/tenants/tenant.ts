@@ -1,4 +1,4 @@
-import type { SigningAlgorithm, TenantRow } from "@/lib/db/schema";
+import type { SigningAlgorithm, TenantRow, WebauthnPolicy } from "@/lib/db/schema";
 
 /** A tenant as the domain sees it. */
 export interface Tenant {
@@ -13,6 +13,8 @@ export interface Tenant {
   passcodeTtlSeconds: number;
   tokenLifetimeSeconds: number;
   signingAlgorithm: SigningAlgorithm;
+  passkeyPolicy: WebauthnPolicy;
+  mfaPolicy: WebauthnPolicy;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -12,7 +12,11 @@ export async function updateTenant(tenantId: string, input: UpdateTenantInput): 
     const current = await findTenant(tenantId);
     if (!current) throw new NotFound("Tenant not found");
     checkOriginsMatchRpId(patch.rpId ?? current.rpId, patch.origins ?? current.origins);
-    const updated = await updateTenantRow(tenantId, patch);
+    const updated = await updateTenantRow(tenantId, {
+      ...patch,
+      passkeyPolicy: { ...current.passkeyPolicy, ...patch.passkeyPolicy },
+      mfaPolicy: { ...current.mfaPolicy, ...patch.mfaPolicy },
+    });
     if (!updated) throw new NotFound("Tenant not found");
     return updated;
   });

@@ -1,8 +1,36 @@
 import { sql } from "drizzle-orm";
-import { check, integer, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { check, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 
 export const SIGNING_ALGORITHMS = ["RS256", "ES256", "EdDSA"] as const;
 export type SigningAlgorithm = (typeof SIGNING_ALGORITHMS)[number];
+
+export const USER_VERIFICATION = ["required", "preferred", "discouraged"] as const;
+export const ATTESTATION = ["none", "indirect", "direct", "enterprise"] as const;
+export const RESIDENT_KEY = ["required", "preferred", "discouraged"] as const;
+export const ATTACHMENT = ["platform", "cross-platform"] as const;
+
+/** How a tenant's WebAuthn ceremonies ask for and check credentials (Hanko's `webauthn` / `mfa` config). */
+export interface WebauthnPolicy {
+  userVerification: (typeof USER_VERIFICATION)[number];
+  attestation: (typeof ATTESTATION)[number];
+  residentKey: (typeof RESIDENT_KEY)[number];
+  /** Unset: any authenticator. */
+  attachment: (typeof ATTACHMENT)[number] | null;
+}
+
+/** Hanko's defaults: passkeys are discoverable and user-verifying; MFA keys are roaming security keys. */
+export const DEFAULT_PASSKEY_POLICY: WebauthnPolicy = {
+  userVerification: "required",
+  attestation: "direct",
+  residentKey: "required",
+  attachment: null,
+};
+export const DEFAULT_MFA_POLICY: WebauthnPolicy = {
+  userVerification: "preferred",
+  attestation: "direct",
+  residentKey: "discouraged",
+  attachment: "cross-platform",
+};
 
 export const tenants = pgTable(
   "tenants",
@@ -27,6 +55,10 @@ export const tenants = pgTable(
     tokenLifetimeSeconds: integer("token_lifetime_seconds").notNull().default(300),
     /** Algorithm of newly generated signing keys. */
     signingAlgorithm: text("signing_algorithm").$type<SigningAlgorithm>().notNull().default("RS256"),
+    /** Passkey (first factor) registration and login. */
+    passkeyPolicy: jsonb("passkey_policy").$type<WebauthnPolicy>().notNull().default(DEFAULT_PASSKEY_POLICY),
+    /** MFA (second factor) registration and login. */
+    mfaPolicy: jsonb("mfa_policy").$type<WebauthnPolicy>().notNull().default(DEFAULT_MFA_POLICY),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,0 +1,163 @@
+import { generateAuthenticationOptions, verifyAuthenticationResponse } from "@simplewebauthn/server";
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+} from "@simplewebauthn/server";
+import { recordAuditEvent, type AuditContext } from "@/lib/audit";
+import { findCredentialWithOwner, recordCredentialUse, type Credential } from "@/lib/credentials";
+import { transaction } from "@/lib/db";
+import type { WebauthnChallengeRow } from "@/lib/db/schema";
+import { AppError } from "@/lib/errors";
+import type { Tenant } from "@/lib/tenants";
+import { consumeChallenge, storeChallenge } from "./challenges";
+import { readClientData } from "./client-data";
+import { auditPrefix, policyOf, timeoutMs } from "./policy";
+
+export type AssertionKind = "login" | "mfa-login" | "transaction";
+
+/** 401 with Hanko's title; the detail says what to fix without telling credentials and users apart. */
+export const assertionFailed = (detail: string) =>
+  new AppError("UNAUTHORIZED", "failed to validate assertion", { details: [detail] });
+
+const NOT_USABLE = "the credential is unknown, not allowed for this ceremony or does not belong to the user";
+
+/** Issues and stores a challenge for an assertion ceremony and returns the request options. */
+export async function issueAssertionOptions(
+  tenant: Tenant,
+  kind: AssertionKind,
+  options: {
+    userId: string | null;
+    credentials: Credential[] | null;
+    challenge?: Uint8Array<ArrayBuffer>;
+    transactionId?: string;
+  },
+): Promise<PublicKeyCredentialRequestOptionsJSON> {
+  const { name, policy } = policyOf(tenant, kind);
+  const allowed = options.credentials?.map((credential) => credential.id) ?? null;
+  const requestOptions = await generateAuthenticationOptions({
+    rpID: tenant.rpId,
+    timeout: timeoutMs(tenant),
+    userVerification: policy.userVerification,
+    // Transports are left out, as Hanko does: some platforms then refuse to offer a hybrid flow.
+    ...(allowed ? { allowCredentials: allowed.map((id) => ({ id })) } : {}),
+    ...(options.challenge ? { challenge: options.challenge } : {}),
+  });
+  await storeChallenge({
+    tenantId: tenant.id,
+    kind,
+    challenge: requestOptions.challenge,
+    userId: options.userId,
+    policy: name,
+    userVerification: policy.userVerification,
+    allowCredentials: allowed,
+    transactionId: options.transactionId ?? null,
+    ttlSeconds: tenant.challengeTtlSeconds,
+  });
+  return requestOptions;
+}
+
+export interface VerifiedAssertion {
+  ceremony: WebauthnChallengeRow;
+  credential: Credential;
+  ownerExternalId: string;
+}
+
+function userHandleText(userHandle: string | null | undefined): string | undefined {
+  if (!userHandle) return undefined;
+  return Buffer.from(userHandle, "base64url").toString("utf8");
+}
+
+/**
+ * The checks every assertion finalize shares (WebAuthn §7.2): the challenge is consumed for this
+ * tenant and kind, the credential belongs to the tenant, suits the ceremony (MFA keys only for MFA
+ * login), was offered and belongs to the ceremony's user (or, when discoverable, to the user handle);
+ * then the signature, origin, RP ID, flags and sign count are verified, and the credential's use is
+ * recorded with a compare-and-set on the sign count. `complete` runs in the same transaction.
+ */
+export async function finalizeAssertion<T>(
+  tenant: Tenant,
+  kind: AssertionKind,
+  response: AuthenticationResponseJSON,
+  context: AuditContext,
+  complete: (verified: VerifiedAssertion) => Promise<{ result: T; details?: Record<string, unknown> }>,
+): Promise<T> {
+  const clientData = readClientData(response.response.clientDataJSON, "unable to finish login");
+  const ceremony = await consumeChallenge(tenant.id, kind, clientData.challenge);
+  if (!ceremony) {
+    throw new AppError("UNAUTHORIZED", "failed to get session data", {
+      details: ["received challenge does not match with any stored one"],
+    });
+  }
+  if (ceremony.expired) throw assertionFailed("Session has Expired");
+  if (clientData.crossOrigin === true)
+    throw assertionFailed("cross-origin (embedded) ceremonies are not allowed");
+
+  const found = await findCredentialWithOwner(tenant.id, response.rawId);
+  if (!found?.ownerExternalId) throw assertionFailed(NOT_USABLE);
+  const { credential, ownerExternalId } = found;
+  if (credential.isMfa !== (kind === "mfa-login")) {
+    throw assertionFailed(
+      kind === "mfa-login"
+        ? "only MFA credentials can be used for MFA login"
+        : `MFA credentials are not usable for ${kind === "login" ? "normal login" : "transactions"}`,
+    );
+  }
+  if (ceremony.allowCredentials && !ceremony.allowCredentials.includes(credential.id)) {
+    throw assertionFailed(NOT_USABLE);
+  }
+  if (ceremony.userId && ceremony.userId !== credential.userId) throw assertionFailed(NOT_USABLE);
+  // MFA keys are often not discoverable and may send any user handle: the session names the user.
+  if (kind !== "mfa-login") {
+    const handle = userHandleText(response.response.userHandle);
+    if (!ceremony.userId && handle === undefined) {
+      throw assertionFailed("a discoverable login needs the user handle");
+    }
+    if (handle !== undefined && handle !== ownerExternalId) throw assertionFailed(NOT_USABLE);
+  }
+
+  let info;
+  try {
+    const verification = await verifyAuthenticationResponse({
+      response,
+      expectedChallenge: ceremony.challenge,
+      expectedOrigin: tenant.origins,
+      expectedRPID: tenant.rpId,
+      expectedType: "webauthn.get",
+      credential: {
+        id: credential.id,
+        publicKey: new Uint8Array(Buffer.from(credential.publicKey, "base64url")),
+        counter: credential.signCount,
+      },
+      requireUserVerification: ceremony.userVerification === "required",
+    });
+    if (!verification.verified) throw new Error("the signature could not be verified");
+    info = verification.authenticationInfo;
+  } catch (error) {
+    const message = (error as Error).message;
+    if (/counter/i.test(message)) {
+      throw assertionFailed(`sign counter regression, the authenticator may be cloned: ${message}`);
+    }
+    throw assertionFailed(message);
+  }
+  if ((info.credentialDeviceType === "multiDevice") !== credential.backupEligible) {
+    throw assertionFailed("the backup eligibility flag differs from the one registered");
+  }
+
+  return transaction(async () => {
+    const recorded = await recordCredentialUse(tenant.id, credential.id, {
+      expectedSignCount: credential.signCount,
+      signCount: info.newCounter,
+      backupState: info.credentialBackedUp,
+    });
+    if (!recorded)
+      throw assertionFailed("the credential was used or removed during this ceremony (sign counter changed)");
+    const { result, details } = await complete({ ceremony, credential, ownerExternalId });
+    await recordAuditEvent(tenant.id, {
+      ...context,
+      type: `${auditPrefix(kind)}.finalize.succeeded`,
+      actor: ownerExternalId,
+      details: { credential_id: credential.id, ...details },
+    });
+    return result;
+  });
+}

@@ -1,0 +1,58 @@
+import { and, eq, getTableColumns, lt, sql } from "drizzle-orm";
+import { executor } from "@/lib/db";
+import { webauthnChallenges, type CeremonyKind, type WebauthnChallengeRow } from "@/lib/db/schema";
+
+export type IssuedChallenge = Omit<
+  typeof webauthnChallenges.$inferInsert,
+  "id" | "createdAt" | "expiresAt"
+> & {
+  ttlSeconds: number;
+};
+
+/** One in this many issued challenges also sweeps expired ones, so abandoned ceremonies do not pile up. */
+const SWEEP_EVERY = 64;
+
+export async function storeChallenge({ ttlSeconds, ...values }: IssuedChallenge): Promise<void> {
+  const db = await executor();
+  await db
+    .insert(webauthnChallenges)
+    .values({ ...values, expiresAt: sql`now() + make_interval(secs => ${ttlSeconds})` });
+  if (Math.random() * SWEEP_EVERY < 1) await sweepExpiredChallenges();
+}
+
+/**
+ * Takes the challenge out of the database in one statement: of any number of concurrent finalizes
+ * exactly one gets the row. Bound to the tenant and the ceremony kind, so a challenge of another tenant
+ * or kind is simply not found (and stays usable for its own ceremony).
+ */
+export async function consumeChallenge(
+  tenantId: string,
+  kind: CeremonyKind,
+  challenge: string,
+): Promise<(WebauthnChallengeRow & { expired: boolean }) | undefined> {
+  const db = await executor();
+  const [row] = await db
+    .delete(webauthnChallenges)
+    .where(
+      and(
+        eq(webauthnChallenges.tenantId, tenantId),
+        eq(webauthnChallenges.challenge, challenge),
+        eq(webauthnChallenges.kind, kind),
+      ),
+    )
+    .returning({
+      ...getTableColumns(webauthnChallenges),
+      // The database's clock decides, so instances with skewed clocks agree.
+      expired: sql<boolean>`${webauthnChallenges.expiresAt} <= now()`,
+    });
+  return row;
+}
+
+export async function sweepExpiredChallenges(): Promise<number> {
+  const db = await executor();
+  const rows = await db
+    .delete(webauthnChallenges)
+    .where(lt(webauthnChallenges.expiresAt, sql`now()`))
+    .returning({ id: webauthnChallenges.id });
+  return rows.length;
+}

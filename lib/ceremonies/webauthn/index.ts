@@ -1,0 +1,15 @@
+export { finalizeLogin, initializeLogin } from "./login";
+export {
+  finalizeRegistration,
+  initializeRegistration,
+  type CreationOptions,
+  type RegistrationInput,
+} from "./registration";
+export {
+  finalizeTransaction,
+  initializeTransaction,
+  listTransactions,
+  type TransactionInput,
+} from "./transaction";
+export { canonicalJson, transactionChallenge } from "./transaction-challenge";
+export { sweepExpiredChallenges } from "./challenges";

@@ -1,0 +1,65 @@
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+} from "@simplewebauthn/server";
+import { recordAuditEvent, type AuditContext } from "@/lib/audit";
+import { selectUserCredentials } from "@/lib/credentials";
+import { BadRequest, NotFound } from "@/lib/errors";
+import type { Tenant } from "@/lib/tenants";
+import { findUserByExternalId } from "@/lib/users";
+import { finalizeAssertion, issueAssertionOptions } from "./assertion";
+import { auditFailures } from "./audit";
+import { auditPrefix } from "./policy";
+import { issueCeremonyToken } from "./token";
+
+type LoginKind = "login" | "mfa-login";
+
+export const noSuitableCredentials = () =>
+  new BadRequest("user has no suitable credentials for this operation");
+
+/**
+ * Starts a login. Without a user it is discoverable (any passkey of the tenant, no allowCredentials);
+ * with one, `allowCredentials` lists that user's passkeys, or MFA keys for an MFA login.
+ */
+export async function initializeLogin(
+  tenant: Tenant,
+  kind: LoginKind,
+  input: { userId?: string | undefined },
+  context: AuditContext,
+): Promise<PublicKeyCredentialRequestOptionsJSON> {
+  const type = `${auditPrefix(kind)}.initialize`;
+  return auditFailures(tenant.id, type, context, async () => {
+    let user;
+    let credentials = null;
+    if (input.userId !== undefined) {
+      user = await findUserByExternalId(tenant.id, input.userId);
+      if (!user) throw new NotFound("user not found");
+      credentials = await selectUserCredentials(tenant.id, user.id, { mfa: kind === "mfa-login" });
+      if (credentials.length === 0) throw noSuitableCredentials();
+    }
+    const options = await issueAssertionOptions(tenant, kind, { userId: user?.id ?? null, credentials });
+    await recordAuditEvent(tenant.id, {
+      ...context,
+      type: `${type}.succeeded`,
+      actor: input.userId ?? context.actor,
+      details: { discoverable: input.userId === undefined },
+    });
+    return options;
+  });
+}
+
+/** Finishes a login: verifies the assertion and returns a token naming the user and the credential. */
+export async function finalizeLogin(
+  tenant: Tenant,
+  kind: LoginKind,
+  response: AuthenticationResponseJSON,
+  context: AuditContext,
+): Promise<{ token: string }> {
+  return auditFailures(tenant.id, `${auditPrefix(kind)}.finalize`, context, () =>
+    finalizeAssertion(tenant, kind, response, context, async ({ credential, ownerExternalId }) => ({
+      result: {
+        token: await issueCeremonyToken(tenant, { userId: ownerExternalId, credentialId: credential.id }),
+      },
+    })),
+  );
+}

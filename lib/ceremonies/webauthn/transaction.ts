@@ -1,0 +1,103 @@
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+} from "@simplewebauthn/server";
+import { recordAuditEvent, type AuditContext } from "@/lib/audit";
+import { selectUserCredentials } from "@/lib/credentials";
+import { transaction } from "@/lib/db";
+import type { WebauthnTransactionRow } from "@/lib/db/schema";
+import { AppError, Conflict, NotFound } from "@/lib/errors";
+import type { Tenant } from "@/lib/tenants";
+import { findUser, findUserByExternalId } from "@/lib/users";
+import { finalizeAssertion, issueAssertionOptions } from "./assertion";
+import { auditFailures } from "./audit";
+import { noSuitableCredentials } from "./login";
+import { issueCeremonyToken } from "./token";
+import { canonicalJson, transactionChallenge } from "./transaction-challenge";
+import { completeTransaction, insertTransaction, selectUserTransactions } from "./transactions-store";
+
+export interface TransactionInput {
+  userId: string;
+  transactionId: string;
+  transactionData: unknown;
+}
+
+const TYPE = "passkey.transaction";
+
+/**
+ * Starts a transaction signing: records the transaction (its id once per user) and asks the user's
+ * passkeys to sign a challenge that ends in SHA-256(transaction_id ‖ canonical JSON of the data).
+ */
+export async function initializeTransaction(
+  tenant: Tenant,
+  input: TransactionInput,
+  context: AuditContext,
+): Promise<PublicKeyCredentialRequestOptionsJSON> {
+  const type = `${TYPE}.initialize`;
+  return auditFailures(tenant.id, type, context, async () => {
+    const user = await findUserByExternalId(tenant.id, input.userId);
+    if (!user) throw new NotFound("unable to find user");
+    const credentials = await selectUserCredentials(tenant.id, user.id, { mfa: false });
+    if (credentials.length === 0) throw noSuitableCredentials();
+    const data = canonicalJson(input.transactionData);
+    return transaction(async () => {
+      const record = await insertTransaction({
+        tenantId: tenant.id,
+        userId: user.id,
+        identifier: input.transactionId,
+        data,
+      });
+      if (!record) throw new Conflict("transaction already exists");
+      const options = await issueAssertionOptions(tenant, "transaction", {
+        userId: user.id,
+        credentials,
+        challenge: transactionChallenge(input.transactionId, data),
+        transactionId: record.id,
+      });
+      await recordAuditEvent(tenant.id, {
+        ...context,
+        type: `${type}.succeeded`,
+        actor: input.userId,
+        details: { transaction_id: input.transactionId },
+      });
+      return options;
+    });
+  });
+}
+
+/** Finishes a transaction: the token carries `trans` = the transaction id. */
+export async function finalizeTransaction(
+  tenant: Tenant,
+  response: AuthenticationResponseJSON,
+  context: AuditContext,
+): Promise<{ token: string }> {
+  return auditFailures(tenant.id, `${TYPE}.finalize`, context, () =>
+    finalizeAssertion(
+      tenant,
+      "transaction",
+      response,
+      context,
+      async ({ ceremony, credential, ownerExternalId }) => {
+        const record = ceremony.transactionId
+          ? await completeTransaction(tenant.id, ceremony.transactionId)
+          : undefined;
+        if (!record) throw new AppError("UNAUTHORIZED", "failed to get transaction data");
+        const token = await issueCeremonyToken(tenant, {
+          userId: ownerExternalId,
+          credentialId: credential.id,
+          transactionId: record.identifier,
+        });
+        return { result: { token }, details: { transaction_id: record.identifier } };
+      },
+    ),
+  );
+}
+
+/**
+ * A user's transactions, oldest first. The user is named by the relying party's `user_id`; Hanko's
+ * internal user UUID is accepted too. An unknown user has none.
+ */
+export async function listTransactions(tenantId: string, userRef: string): Promise<WebauthnTransactionRow[]> {
+  const user = (await findUserByExternalId(tenantId, userRef)) ?? (await findUser(tenantId, userRef));
+  return user ? selectUserTransactions(tenantId, user.id) : [];
+}

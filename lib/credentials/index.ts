@@ -1,0 +1,15 @@
+export { defaultCredentialName, type Credential } from "./credential";
+export { authenticatorName } from "./aaguid-names";
+export {
+  deleteCredential,
+  getCredential,
+  listCredentials,
+  renameCredential,
+  type OwnedCredential,
+} from "./manage-credentials";
+export {
+  findCredentialWithOwner,
+  insertCredential,
+  recordCredentialUse,
+  selectUserCredentials,
+} from "./store";

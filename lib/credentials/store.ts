@@ -1,0 +1,111 @@
+import { and, asc, eq, sql } from "drizzle-orm";
+import { executor } from "@/lib/db";
+import { users, webauthnCredentials } from "@/lib/db/schema";
+import type { Credential } from "./credential";
+
+type NewCredential = typeof webauthnCredentials.$inferInsert;
+
+/** Inserts a credential; undefined when the tenant already has one with this id (WebAuthn §7.1 step 26). */
+export async function insertCredential(values: NewCredential): Promise<Credential | undefined> {
+  const db = await executor();
+  const [row] = await db.insert(webauthnCredentials).values(values).onConflictDoNothing().returning();
+  return row;
+}
+
+export async function findCredential(
+  tenantId: string,
+  credentialId: string,
+): Promise<Credential | undefined> {
+  const db = await executor();
+  const [row] = await db
+    .select()
+    .from(webauthnCredentials)
+    .where(and(eq(webauthnCredentials.tenantId, tenantId), eq(webauthnCredentials.id, credentialId)))
+    .limit(1);
+  return row;
+}
+
+/** A user's credentials, oldest first; `mfa` picks passkeys (false) or MFA keys (true), else both. */
+export async function selectUserCredentials(
+  tenantId: string,
+  userId: string,
+  filter: { mfa?: boolean } = {},
+): Promise<Credential[]> {
+  const db = await executor();
+  return db
+    .select()
+    .from(webauthnCredentials)
+    .where(
+      and(
+        eq(webauthnCredentials.tenantId, tenantId),
+        eq(webauthnCredentials.userId, userId),
+        filter.mfa === undefined ? undefined : eq(webauthnCredentials.isMfa, filter.mfa),
+      ),
+    )
+    .orderBy(asc(webauthnCredentials.createdAt), asc(webauthnCredentials.id));
+}
+
+/**
+ * Records a successful assertion. The sign count is compared and set in one statement, so of two
+ * assertions racing with the same counter only one is accepted. False when the count moved meanwhile.
+ */
+export async function recordCredentialUse(
+  tenantId: string,
+  credentialId: string,
+  use: { expectedSignCount: number; signCount: number; backupState: boolean },
+): Promise<boolean> {
+  const db = await executor();
+  const rows = await db
+    .update(webauthnCredentials)
+    .set({ signCount: use.signCount, backupState: use.backupState, lastUsedAt: sql`now()` })
+    .where(
+      and(
+        eq(webauthnCredentials.tenantId, tenantId),
+        eq(webauthnCredentials.id, credentialId),
+        eq(webauthnCredentials.signCount, use.expectedSignCount),
+      ),
+    )
+    .returning({ id: webauthnCredentials.id });
+  return rows.length === 1;
+}
+
+export async function updateCredentialName(
+  tenantId: string,
+  credentialId: string,
+  name: string,
+): Promise<Credential | undefined> {
+  const db = await executor();
+  const [row] = await db
+    .update(webauthnCredentials)
+    .set({ name })
+    .where(and(eq(webauthnCredentials.tenantId, tenantId), eq(webauthnCredentials.id, credentialId)))
+    .returning();
+  return row;
+}
+
+export async function deleteCredentialRow(
+  tenantId: string,
+  credentialId: string,
+): Promise<Credential | undefined> {
+  const db = await executor();
+  const [row] = await db
+    .delete(webauthnCredentials)
+    .where(and(eq(webauthnCredentials.tenantId, tenantId), eq(webauthnCredentials.id, credentialId)))
+    .returning();
+  return row;
+}
+
+/** A credential with its owner's external id (the Passkey API `user_id`), in one query. */
+export async function findCredentialWithOwner(
+  tenantId: string,
+  credentialId: string,
+): Promise<{ credential: Credential; ownerExternalId: string | null } | undefined> {
+  const db = await executor();
+  const [row] = await db
+    .select({ credential: webauthnCredentials, ownerExternalId: users.externalId })
+    .from(webauthnCredentials)
+    .innerJoin(users, eq(users.id, webauthnCredentials.userId))
+    .where(and(eq(webauthnCredentials.tenantId, tenantId), eq(webauthnCredentials.id, credentialId)))
+    .limit(1);
+  return row;
+}

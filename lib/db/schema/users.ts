@@ -1,0 +1,28 @@
+import { index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { tenants } from "./tenants";
+
+/**
+ * A tenant's users. Passkey API users are known by the relying party's own id (`external_id`, the
+ * `user_id` of the Passkey API); the WebAuthn user handle is that id's UTF-8 bytes.
+ */
+export const users = pgTable(
+  "users",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    externalId: text("external_id"),
+    username: text("username"),
+    displayName: text("display_name"),
+    icon: text("icon"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("users_tenant_external_id").on(t.tenantId, t.externalId),
+    index("users_tenant_created").on(t.tenantId, t.createdAt),
+  ],
+);
+
+export type UserRow = typeof users.$inferSelect;

@@ -1,0 +1,2 @@
+export { findUser, findUserByExternalId, upsertExternalUser, type ExternalUserProfile } from "./store";
+export type { User } from "./user";

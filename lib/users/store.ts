@@ -1,0 +1,52 @@
+import { and, eq, sql } from "drizzle-orm";
+import { executor } from "@/lib/db";
+import { users } from "@/lib/db/schema";
+import { UUID_PATTERN } from "@/lib/tenants/tenant";
+import { toUser, type User } from "./user";
+
+export interface ExternalUserProfile {
+  externalId: string;
+  username: string;
+  displayName: string;
+  icon: string | null;
+}
+
+/** Creates the user with this external id, or overwrites its profile (as Hanko does on every registration). */
+export async function upsertExternalUser(tenantId: string, profile: ExternalUserProfile): Promise<User> {
+  const db = await executor();
+  const [row] = await db
+    .insert(users)
+    .values({ tenantId, ...profile })
+    .onConflictDoUpdate({
+      target: [users.tenantId, users.externalId],
+      set: {
+        username: profile.username,
+        displayName: profile.displayName,
+        icon: profile.icon,
+        updatedAt: sql`now()`,
+      },
+    })
+    .returning();
+  return toUser(row!);
+}
+
+export async function findUserByExternalId(tenantId: string, externalId: string): Promise<User | undefined> {
+  const db = await executor();
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.tenantId, tenantId), eq(users.externalId, externalId)))
+    .limit(1);
+  return row ? toUser(row) : undefined;
+}
+
+export async function findUser(tenantId: string, userId: string): Promise<User | undefined> {
+  if (!UUID_PATTERN.test(userId)) return undefined;
+  const db = await executor();
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)))
+    .limit(1);
+  return row ? toUser(row) : undefined;
+}
