@@ -10,11 +10,14 @@ import { defineConfig, type PlaywrightTestConfig } from "@playwright/test";
  */
 const pglitePort = Number(process.env.E2E_PGLITE_PORT ?? 3100);
 const postgresPort = Number(process.env.E2E_POSTGRES_PORT ?? 3101);
+/** A second instance on the same Postgres database: ceremonies must finish on either instance. */
+const secondPostgresPort = Number(process.env.E2E_POSTGRES_SECOND_PORT ?? 3102);
 const postgresUrl = process.env.E2E_DATABASE_URL;
 
 // Set once in the runner process; workers inherit the same folders.
 process.env.E2E_PGLITE_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "sesame-e2e-pglite-"));
 process.env.E2E_POSTGRES_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "sesame-e2e-pg-"));
+process.env.E2E_POSTGRES_SECOND_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "sesame-e2e-pg2-"));
 
 const server = (port: number, dataDir: string, databaseUrl?: string) => ({
   command: `node node_modules/next/dist/bin/next start --port ${port}`,
@@ -66,7 +69,10 @@ if (postgresUrl) {
     name: "postgres",
     testIgnore: /process\//,
     use: { ...browser, baseURL: `http://localhost:${postgresPort}` },
-    metadata: { dataDir: process.env.E2E_POSTGRES_DATA_DIR },
+    metadata: {
+      dataDir: process.env.E2E_POSTGRES_DATA_DIR,
+      secondInstanceURL: `http://localhost:${secondPostgresPort}`,
+    },
   });
 }
 
@@ -80,6 +86,11 @@ export default defineConfig({
   projects,
   webServer: [
     server(pglitePort, process.env.E2E_PGLITE_DATA_DIR),
-    ...(postgresUrl ? [server(postgresPort, process.env.E2E_POSTGRES_DATA_DIR, postgresUrl)] : []),
+    ...(postgresUrl
+      ? [
+          server(postgresPort, process.env.E2E_POSTGRES_DATA_DIR, postgresUrl),
+          server(secondPostgresPort, process.env.E2E_POSTGRES_SECOND_DATA_DIR, postgresUrl),
+        ]
+      : []),
   ],
 });

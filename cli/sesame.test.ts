@@ -50,6 +50,32 @@ describe("npm run sesame", () => {
     expect(updated.code, updated.stderr).toBe(0);
     expect(JSON.parse(updated.stdout).tenant.sessionLifetimeSeconds).toBe(7200);
 
+    // WebAuthn policies merge field by field; a wrong value names the field and changes nothing.
+    const policy = sesame(
+      "tenant",
+      "update",
+      tenantId,
+      "--user-verification",
+      "preferred",
+      "--attachment",
+      "platform",
+      "--mfa-attestation",
+      "none",
+      "--json",
+    );
+    expect(policy.code, policy.stderr).toBe(0);
+    const withPolicy = JSON.parse(policy.stdout).tenant;
+    expect(withPolicy.passkeyPolicy).toEqual({
+      userVerification: "preferred",
+      attestation: "direct",
+      residentKey: "required",
+      attachment: "platform",
+    });
+    expect(withPolicy.mfaPolicy).toMatchObject({ attestation: "none", attachment: "cross-platform" });
+    const badPolicy = sesame("tenant", "update", tenantId, "--attestation", "always");
+    expect(badPolicy.code).toBe(1);
+    expect(badPolicy.stderr).toContain("tenant.passkeyPolicy.attestation");
+
     const refused = sesame("tenant", "update", tenantId, "--passcode-ttl", "900", "--name", "Renamed");
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("tenant.passcodeTtlSeconds: must be at most 600 seconds");

@@ -106,6 +106,7 @@ async function main(): Promise<number> {
       E2E_DATABASE_URL: postgres.url("sesame_e2e"),
       E2E_PGLITE_PORT: String(await freePort()),
       E2E_POSTGRES_PORT: String(await freePort()),
+      E2E_POSTGRES_SECOND_PORT: String(await freePort()),
     });
   } catch (error) {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);

@@ -14,7 +14,29 @@ const SETTINGS_OPTIONS = {
   "passcode-ttl": { type: "string" },
   "token-lifetime": { type: "string" },
   "signing-algorithm": { type: "string" },
+  "user-verification": { type: "string" },
+  attestation: { type: "string" },
+  "resident-key": { type: "string" },
+  attachment: { type: "string" },
+  "mfa-user-verification": { type: "string" },
+  "mfa-attestation": { type: "string" },
+  "mfa-resident-key": { type: "string" },
+  "mfa-attachment": { type: "string" },
 } as const;
+
+/** `--attachment any` clears the attachment (any authenticator). */
+const attachment = (value: unknown) => (value === "any" ? null : text(value));
+
+function policyFrom(values: Record<string, unknown>, prefix: "" | "mfa-") {
+  const policy = {
+    userVerification: text(values[`${prefix}user-verification`]),
+    attestation: text(values[`${prefix}attestation`]),
+    residentKey: text(values[`${prefix}resident-key`]),
+    attachment: attachment(values[`${prefix}attachment`]),
+  };
+  const set = Object.entries(policy).filter(([, value]) => value !== undefined);
+  return set.length > 0 ? Object.fromEntries(set) : undefined;
+}
 
 const number = (value: unknown) => (typeof value === "string" ? Number(value) : undefined);
 const text = (value: unknown) => (typeof value === "string" ? value : undefined);
@@ -32,6 +54,8 @@ function settingsFrom(values: Record<string, unknown>): Record<string, unknown> 
     passcodeTtlSeconds: number(values["passcode-ttl"]),
     tokenLifetimeSeconds: number(values["token-lifetime"]),
     signingAlgorithm: text(values["signing-algorithm"]),
+    passkeyPolicy: policyFrom(values, ""),
+    mfaPolicy: policyFrom(values, "mfa-"),
   };
   return Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined));
 }
@@ -43,7 +67,10 @@ export const tenantCreate: Command = {
   usage:
     "tenant create --name <name> [--rp-id <host>] [--rp-name <name>] [--origin <url>]... [--session-lifetime <s>] " +
     "[--passcode-ttl <s>] [--challenge-ttl <s>] [--request-ttl <s>] [--token-lifetime <s>] " +
-    "[--signing-algorithm RS256|ES256|EdDSA] [--json]",
+    "[--signing-algorithm RS256|ES256|EdDSA] [--user-verification required|preferred|discouraged] " +
+    "[--attestation none|indirect|direct|enterprise] [--resident-key required|preferred|discouraged] " +
+    "[--attachment platform|cross-platform|any] [--mfa-user-verification …] [--mfa-attestation …] " +
+    "[--mfa-resident-key …] [--mfa-attachment …] [--json]",
   description:
     "Create a tenant with a signing key and one API key per scope (admin, passkey, authenticator).",
   options: SETTINGS_OPTIONS,

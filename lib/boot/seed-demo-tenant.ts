@@ -61,6 +61,11 @@ export async function seedDemoTenant(): Promise<{ demo: DemoTenant | undefined; 
   return { demo: await readDemoKeys(file), created: false };
 }
 
+/** The demo tenant and its keys, when this instance seeded one and it still exists. */
+export function readDemoTenant(): Promise<DemoTenant | undefined> {
+  return readDemoKeys(path.join(getConfig().dataDir, DEMO_KEYS_FILE));
+}
+
 async function readDemoKeys(file: string): Promise<DemoTenant | undefined> {
   if (!fs.existsSync(file)) return undefined;
   try {

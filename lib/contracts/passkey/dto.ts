@@ -2,7 +2,9 @@ import type { OwnedCredential } from "@/lib/credentials";
 import { authenticatorName } from "@/lib/credentials";
 import type { WebauthnTransactionRow } from "@/lib/db/schema";
 import type { z } from "zod";
+import type { RegistrationInit } from "./routes";
 import type { CredentialDto, TransactionDto } from "./schemas";
+import type { RegistrationInput } from "@/lib/ceremonies/webauthn";
 
 /** A credential on the wire (Hanko's field names, plus the authenticator's name and the user). */
 export function credentialDto({
@@ -35,4 +37,9 @@ export function transactionDto(row: WebauthnTransactionRow): z.input<typeof Tran
     updated_at: row.updatedAt.toISOString(),
     completed_at: row.completedAt?.toISOString() ?? null,
   };
+}
+
+/** The registration initialize body (wire names) as the domain's input. */
+export function registrationInput(body: z.output<typeof RegistrationInit>): RegistrationInput {
+  return { userId: body.user_id, username: body.username, displayName: body.display_name, icon: body.icon };
 }

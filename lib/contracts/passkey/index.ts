@@ -1,3 +1,3 @@
 export * from "./routes";
 export { SPEC_ALIASES } from "./aliases";
-export { credentialDto, transactionDto } from "./dto";
+export { credentialDto, registrationInput, transactionDto } from "./dto";

@@ -21,7 +21,7 @@ const json = <S extends z.ZodType>(description: string, schema: S) => ({
   content: { "application/json": { schema } },
 });
 
-const RegistrationInit = z.object({
+export const RegistrationInit = z.object({
   user_id: UserId,
   username: z.string().trim().min(1, "is required").max(128, "must be at most 128 characters"),
   display_name: z.string().max(128, "must be at most 128 characters").optional(),
