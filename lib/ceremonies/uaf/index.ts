@@ -1,0 +1,10 @@
+export * from "./errors";
+export * from "./tlv";
+export * from "./crypto";
+export * from "./messages";
+export * from "./policy";
+export * from "./verify";
+export * from "./software-authenticator";
+export { createTestAttestationCa, issueAttestationCertificate, issueCertificate } from "./certificates";
+export type { CertificateSubject, IssuedCertificate, IssueOptions, TestAttestationCa } from "./certificates";
+export { decodeBase64Lenient, toBase64Url } from "./encoding";
