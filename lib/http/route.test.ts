@@ -168,6 +168,30 @@ describe("request bodies", () => {
     expect(body.details[0]).toMatch(/^body\.name: /);
   });
 
+  it("an empty body is 400 naming the required fields, or saying a body is required", async () => {
+    const optional = route(
+      defineContract({
+        surface: "passkey",
+        method: "POST",
+        path: "/optional",
+        operationId: "optional",
+        summary: "optional",
+        auth: { kind: "none" },
+        body: z.object({ name: z.string().optional() }),
+        responses: {},
+      }),
+      async () => Response.json({}),
+    );
+    for (const [handler, details] of [
+      [echo("passkey"), ["body.name: Invalid input: expected string, received undefined"]],
+      [optional, ["body: is required"]],
+    ] as const) {
+      const res = await call(handler, "/t/x/echo", { method: "POST", params });
+      expect(res.status).toBe(400);
+      expect((await res.json()).details).toEqual(details);
+    }
+  });
+
   it("accepts application/json with a charset and passes the parsed body on", async () => {
     const res = await call(echo("public"), "/t/x/echo", {
       method: "POST",

@@ -57,7 +57,12 @@ export function route<C extends Contract>(
       let body: unknown;
       if (contract.body) {
         const raw = await readJsonBody(req);
-        body = parse(contract.body, raw === undefined && contract.emptyBodyAs ? {} : raw, "body");
+        if (raw === undefined && !contract.emptyBodyAs) {
+          // Checked as `{}`, so the answer names the required fields.
+          parse(contract.body, {}, "body");
+          throw new ValidationFailed(["body: is required"]);
+        }
+        body = parse(contract.body, raw === undefined ? {} : raw, "body");
       }
       const audit: AuditContext = { ...ctx, actor: key ? `api_key:${key.keyId}` : null };
       response = await handler({ ...ctx, req, params, query, body, key, tenant, audit } as RouteInput<C>);

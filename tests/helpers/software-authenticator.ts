@@ -70,6 +70,10 @@ export interface RegistrationOverrides extends CommonOverrides {
   fmt?: string;
   /** `attStmt` written into the attestation object instead of the generated one. */
   attStmt?: Map<string, CborValue> | Record<string, CborValue>;
+  /** Attested credential id bytes instead of 16–32 random ones (an over-long or an existing id). */
+  credentialId?: Uint8Array;
+  /** `id` and `rawId` sent in the JSON instead of the attested credential id (base64url). */
+  rawId?: string;
 }
 
 export interface AssertionOverrides extends CommonOverrides {
@@ -201,7 +205,7 @@ export class SoftwareAuthenticator {
       ]),
     );
 
-    const credentialId = new Uint8Array(randomBytes(randomInt(16, 33)));
+    const credentialId = ov.credentialId ?? new Uint8Array(randomBytes(randomInt(16, 33)));
     const stored: StoredCredential = {
       id: b64url(credentialId),
       rpId,
@@ -244,8 +248,8 @@ export class SoftwareAuthenticator {
 
     this.store.set(stored.id, stored);
     return {
-      id: stored.id,
-      rawId: stored.id,
+      id: ov.rawId ?? stored.id,
+      rawId: ov.rawId ?? stored.id,
       type: "public-key",
       response: {
         clientDataJSON: b64url(Buffer.from(clientDataJSON, "utf8")),

@@ -25,7 +25,9 @@ describe("the Passkey API's OpenAPI document", () => {
     const document = createSurfaceDocument("passkey")!;
     const documented = new Set(
       Object.entries(document.paths ?? {}).flatMap(([template, item]) =>
-        METHODS.filter((method) => item && method.toLowerCase() in item).map((method) => `${method} ${template}`),
+        METHODS.filter((method) => item && method.toLowerCase() in item).map(
+          (method) => `${method} ${template}`,
+        ),
       ),
     );
     const served = new Set<string>();

@@ -10,7 +10,7 @@ import type { WebauthnChallengeRow } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
 import { consumeChallenge, storeChallenge } from "./challenges";
-import { readClientData } from "./client-data";
+import { isEmbedded, readClientData } from "./client-data";
 import { auditPrefix, policyOf, timeoutMs } from "./policy";
 
 export type AssertionKind = "login" | "mfa-login" | "transaction";
@@ -89,8 +89,7 @@ export async function finalizeAssertion<T>(
     });
   }
   if (ceremony.expired) throw assertionFailed("Session has Expired");
-  if (clientData.crossOrigin === true)
-    throw assertionFailed("cross-origin (embedded) ceremonies are not allowed");
+  if (isEmbedded(clientData)) throw assertionFailed("cross-origin (embedded) ceremonies are not allowed");
 
   const found = await findCredentialWithOwner(tenant.id, response.rawId);
   if (!found?.ownerExternalId) throw assertionFailed(NOT_USABLE);

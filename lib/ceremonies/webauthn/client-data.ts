@@ -5,6 +5,15 @@ export interface ClientData {
   challenge: string;
   origin: unknown;
   crossOrigin?: unknown;
+  topOrigin?: unknown;
+}
+
+/**
+ * True when the ceremony ran in a cross-origin iframe (`crossOrigin` true, or a `topOrigin` given):
+ * no tenant embeds ceremonies, so these are refused (WebAuthn §7.1 steps 10–11, §7.2 steps 13–14).
+ */
+export function isEmbedded(clientData: ClientData): boolean {
+  return clientData.crossOrigin === true || clientData.topOrigin !== undefined;
 }
 
 /**

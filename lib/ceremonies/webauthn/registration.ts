@@ -16,7 +16,8 @@ import type { Tenant } from "@/lib/tenants";
 import { findUser, upsertExternalUser } from "@/lib/users";
 import { auditFailures } from "./audit";
 import { consumeChallenge, storeChallenge } from "./challenges";
-import { readClientData } from "./client-data";
+import { attestationProblem } from "./attestation";
+import { isEmbedded, readClientData } from "./client-data";
 import { SUPPORTED_ALGORITHMS, auditPrefix, policyOf, timeoutMs } from "./policy";
 import { issueCeremonyToken } from "./token";
 
@@ -121,7 +122,7 @@ export async function finalizeRegistration(
     if (ceremony.expired) throw new BadRequest("Session has Expired");
     const invalid = (detail: string) =>
       new BadRequest("failed to validate attestation", { details: [detail] });
-    if (clientData.crossOrigin === true) throw invalid("cross-origin (embedded) ceremonies are not allowed");
+    if (isEmbedded(clientData)) throw invalid("cross-origin (embedded) ceremonies are not allowed");
     if (Buffer.from(response.rawId, "base64url").length > MAX_CREDENTIAL_ID_BYTES) {
       throw invalid(`the credential id is longer than ${MAX_CREDENTIAL_ID_BYTES} bytes`);
     }
@@ -144,6 +145,10 @@ export async function finalizeRegistration(
       if (error instanceof AppError) throw error;
       throw invalid((error as Error).message);
     }
+    // The library stores what authenticator data attests; the response must name that credential.
+    if (info.credential.id !== response.rawId) throw invalid("rawId is not the attested credential id");
+    const problem = attestationProblem(info);
+    if (problem) throw invalid(problem);
 
     const user = ceremony.userId ? await findUser(tenant.id, ceremony.userId) : undefined;
     if (!user?.externalId) throw new NotFound("user not found");

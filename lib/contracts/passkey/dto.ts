@@ -2,8 +2,7 @@ import type { OwnedCredential } from "@/lib/credentials";
 import { authenticatorName } from "@/lib/credentials";
 import type { WebauthnTransactionRow } from "@/lib/db/schema";
 import type { z } from "zod";
-import type { RegistrationInit } from "./routes";
-import type { CredentialDto, TransactionDto } from "./schemas";
+import type { CredentialDto, RegistrationInit, TransactionDto } from "./schemas";
 import type { RegistrationInput } from "@/lib/ceremonies/webauthn";
 
 /** A credential on the wire (Hanko's field names, plus the authenticator's name and the user). */

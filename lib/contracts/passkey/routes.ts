@@ -7,6 +7,7 @@ import {
   CredentialDto,
   CredentialIdParam,
   Jwks,
+  RegistrationInit,
   RegistrationResponse,
   RequestOptions,
   TokenResponse,
@@ -19,13 +20,6 @@ const tenantParams = z.object({ tenantId: TenantIdParam });
 const json = <S extends z.ZodType>(description: string, schema: S) => ({
   description,
   content: { "application/json": { schema } },
-});
-
-export const RegistrationInit = z.object({
-  user_id: UserId,
-  username: z.string().trim().min(1, "is required").max(128, "must be at most 128 characters"),
-  display_name: z.string().max(128, "must be at most 128 characters").optional(),
-  icon: z.url().max(255).optional().meta({ description: "URL of the user's picture" }),
 });
 
 const common = { surface: "passkey", method: "POST", loadsTenant: true, params: tenantParams } as const;

@@ -50,6 +50,17 @@ export const UserId = z
   .refine((value) => utf8Length(value) <= 64, "must be at most 64 bytes (the WebAuthn user handle limit)")
   .meta({ description: "Your id for the user (at most 64 bytes of UTF-8)", example: "3f2b9d1c-user-42" });
 
+/**
+ * The registration initialize body. Kept here, not beside the contracts: every export of routes.ts is
+ * taken for a contract by the OpenAPI generator.
+ */
+export const RegistrationInit = z.object({
+  user_id: UserId,
+  username: z.string().trim().min(1, "is required").max(128, "must be at most 128 characters"),
+  display_name: z.string().max(128, "must be at most 128 characters").optional(),
+  icon: z.url().max(255).optional().meta({ description: "URL of the user's picture" }),
+});
+
 export const CredentialIdParam = z
   .string()
   .min(1)
