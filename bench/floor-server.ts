@@ -1,0 +1,118 @@
+/**
+ * The benchmark's "floor": the Passkey API's registration and login endpoints on bare `node:http`,
+ * calling the same domain functions as the Next.js route handlers (same statements, same crypto),
+ * with a minimal JSON body reader and no framework. Configured by the same environment as Sesame
+ * (PORT, DATABASE_URL or SESAME_DATA_DIR, SESAME_MASTER_SECRET, LOG_LEVEL).
+ *
+ *   node --import tsx bench/floor-server.ts
+ */
+import http from "node:http";
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
+import { authenticateApiKey } from "@/lib/api-keys";
+import type { AuditContext } from "@/lib/audit";
+import {
+  finalizeLogin,
+  finalizeRegistration,
+  initializeLogin,
+  initializeRegistration,
+} from "@/lib/ceremonies/webauthn";
+import { getConfig } from "@/lib/config";
+import { getMasterSecret } from "@/lib/crypto";
+import { getDatabase } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import { getTenant } from "@/lib/tenants";
+
+const MAX_BODY_BYTES = 64 * 1024;
+const AUDIT: AuditContext = { actor: null, ip: null, userAgent: null, requestId: null };
+const PATH = /^\/passkey\/([^/]+)\/(login|registration)\/(initialize|finalize)$/;
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function readJson(req: http.IncomingMessage): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) reject(new HttpError(413, "body too large"));
+      else chunks.push(chunk);
+    });
+    req.on("end", () => {
+      const text = Buffer.concat(chunks).toString("utf8");
+      try {
+        resolve(text.trim() === "" ? {} : JSON.parse(text));
+      } catch {
+        reject(new HttpError(400, "malformed JSON"));
+      }
+    });
+    req.on("error", reject);
+  });
+}
+
+function send(res: http.ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+  });
+  res.end(text);
+}
+
+async function handle(req: http.IncomingMessage): Promise<unknown> {
+  const match = PATH.exec(req.url ?? "");
+  if (req.method !== "POST" || !match) throw new HttpError(404, "not found");
+  const [, tenantId = "", ceremony, step] = match;
+  const body = await readJson(req);
+  const tenant = await getTenant(tenantId);
+  if (ceremony === "login") {
+    if (step === "initialize") return { publicKey: await initializeLogin(tenant, "login", {}, AUDIT) };
+    return finalizeLogin(tenant, "login", body as AuthenticationResponseJSON, AUDIT);
+  }
+  if (step === "initialize") {
+    const apiKey = req.headers.apikey;
+    await authenticateApiKey(typeof apiKey === "string" ? apiKey : undefined, {
+      scope: "passkey",
+      tenantId: tenant.id,
+    });
+    const { user_id: userId, username } = body as { user_id: string; username: string };
+    return { publicKey: await initializeRegistration(tenant, "registration", { userId, username }, AUDIT) };
+  }
+  return finalizeRegistration(tenant, "registration", body as RegistrationResponseJSON, AUDIT);
+}
+
+async function main(): Promise<void> {
+  const config = getConfig();
+  await getDatabase();
+  getMasterSecret();
+  const server = http.createServer((req, res) => {
+    if (req.method === "GET" && req.url === "/readyz") return send(res, 200, { status: "ok" });
+    handle(req).then(
+      (body) => send(res, 200, body),
+      (error: unknown) => {
+        if (error instanceof AppError || error instanceof HttpError) {
+          send(res, error.status, { title: [error.message], status: error.status });
+        } else {
+          process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+          send(res, 500, { title: ["internal error"], status: 500 });
+        }
+      },
+    );
+  });
+  server.keepAliveTimeout = 65_000;
+  server.listen(config.port, () => process.stderr.write(`floor server on port ${config.port}\n`));
+  const shutdown = () => server.close(() => process.exit(0));
+  process.on("SIGTERM", shutdown);
+  process.on("SIGINT", shutdown);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

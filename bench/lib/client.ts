@@ -1,0 +1,225 @@
+/**
+ * The load generator: a keep-alive `node:http` client (cheaper per request than fetch, so it takes
+ * less CPU from the server on a small machine), passkey registration, and the closed-loop login
+ * ceremony driven by software authenticators that sign each fresh challenge.
+ */
+import http from "node:http";
+import {
+  SoftwareAuthenticator,
+  type AuthenticationOptionsLike,
+  type RegistrationOptionsLike,
+} from "@/tests/helpers/software-authenticator";
+
+export interface HttpResponse {
+  status: number;
+  body: unknown;
+}
+
+export class HttpClient {
+  private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+
+  constructor(
+    private readonly host: string,
+    private readonly port: number,
+  ) {}
+
+  request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+    return new Promise<HttpResponse>((resolve, reject) => {
+      const req = http.request(
+        {
+          host: this.host,
+          port: this.port,
+          method,
+          path,
+          agent: this.agent,
+          headers: {
+            ...headers,
+            ...(payload
+              ? { "content-type": "application/json", "content-length": payload.length }
+              : { "content-length": 0 }),
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (chunk: Buffer) => chunks.push(chunk));
+          res.on("end", () => {
+            const text = Buffer.concat(chunks).toString("utf8");
+            let parsed: unknown = text;
+            try {
+              parsed = text ? JSON.parse(text) : undefined;
+            } catch {
+              // not JSON: keep the text for the error message
+            }
+            resolve({ status: res.statusCode ?? 0, body: parsed });
+          });
+          res.on("error", reject);
+        },
+      );
+      req.on("error", reject);
+      req.end(payload);
+    });
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+}
+
+async function expectOk(response: Promise<HttpResponse>, what: string): Promise<Record<string, unknown>> {
+  const { status, body } = await response;
+  if (status !== 200 || typeof body !== "object" || body === null) {
+    throw new Error(`${what}: HTTP ${status} ${JSON.stringify(body)}`);
+  }
+  return body as Record<string, unknown>;
+}
+
+export interface Target {
+  client: HttpClient;
+  tenantId: string;
+  /** The origin the tenant allows (http://localhost:<port>), used in clientDataJSON. */
+  origin: string;
+}
+
+/** Registers one passkey per user over HTTP and returns their authenticators (discoverable login). */
+export async function registerUsers(
+  target: Target,
+  passkeyApiKey: string,
+  count: number,
+): Promise<SoftwareAuthenticator[]> {
+  const base = `/passkey/${target.tenantId}/registration`;
+  const authenticators: SoftwareAuthenticator[] = [];
+  for (let i = 0; i < count; i++) {
+    // counterStep 0: sign counts stay 0, so concurrent logins with one credential never conflict.
+    const authenticator = new SoftwareAuthenticator({ counterStep: 0 });
+    const userId = `bench-user-${i}`;
+    const init = await expectOk(
+      target.client.request(
+        "POST",
+        `${base}/initialize`,
+        { user_id: userId, username: `${userId}@example.com` },
+        { apiKey: passkeyApiKey },
+      ),
+      "registration/initialize",
+    );
+    const attestation = await authenticator.register(init.publicKey as RegistrationOptionsLike, {
+      origin: target.origin,
+      fmt: "none",
+    });
+    await expectOk(target.client.request("POST", `${base}/finalize`, attestation), "registration/finalize");
+    authenticators.push(authenticator);
+  }
+  return authenticators;
+}
+
+export interface CeremonyTiming {
+  /** initialize request, ms */
+  initialize: number;
+  /** authenticator signing in the client, ms */
+  sign: number;
+  /** finalize request, ms */
+  finalize: number;
+  /** the whole ceremony, ms */
+  total: number;
+}
+
+/** One discoverable login: initialize → sign the fresh challenge → finalize (a token comes back). */
+export async function loginCeremony(
+  target: Target,
+  authenticator: SoftwareAuthenticator,
+): Promise<CeremonyTiming> {
+  const base = `/passkey/${target.tenantId}/login`;
+  const t0 = performance.now();
+  const init = await expectOk(target.client.request("POST", `${base}/initialize`), "login/initialize");
+  const t1 = performance.now();
+  const assertion = await authenticator.login(init.publicKey as AuthenticationOptionsLike, {
+    origin: target.origin,
+  });
+  const t2 = performance.now();
+  const result = await expectOk(
+    target.client.request("POST", `${base}/finalize`, assertion),
+    "login/finalize",
+  );
+  const t3 = performance.now();
+  if (typeof result.token !== "string") throw new Error("login/finalize returned no token");
+  return { initialize: t1 - t0, sign: t2 - t1, finalize: t3 - t2, total: t3 - t0 };
+}
+
+/** What one measurement window collected. */
+export interface Window {
+  startedAt: number;
+  endedAt: number;
+  timings: CeremonyTiming[];
+  errors: number;
+}
+
+export interface LoadPlan<R> {
+  concurrency: number;
+  warmupMs: number;
+  windowMs: number;
+  /** Windows to keep. */
+  windows: number;
+  /** Windows to run at most, when some are rejected. */
+  maxWindows: number;
+  /** Called right before a window opens (CPU samples, RSS peaks). */
+  onWindowStart: () => void;
+  /** Called right after a window closes: its result, and whether to keep it. */
+  onWindowEnd: (window: Window) => { result: R; keep: boolean };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Closed loop: `concurrency` virtual clients, each with its own authenticator, run ceremonies back to
+ * back through a warm-up and then consecutive windows until `windows` are kept (or `maxWindows` ran;
+ * then the last ones are kept). A ceremony counts in the window in which it completes. Stops on the
+ * first error after more than 1 % of ceremonies failed.
+ */
+export async function closedLoop<R>(
+  target: Target,
+  authenticators: SoftwareAuthenticator[],
+  plan: LoadPlan<R>,
+): Promise<{ kept: R[]; rejected: R[] }> {
+  if (authenticators.length < plan.concurrency) throw new Error("fewer users than virtual clients");
+  let stopped = false;
+  let current: Window | undefined;
+  let completed = 0;
+  let failed = 0;
+  let fatal: unknown;
+
+  const worker = async (authenticator: SoftwareAuthenticator) => {
+    while (!stopped) {
+      try {
+        const timing = await loginCeremony(target, authenticator);
+        completed++;
+        current?.timings.push(timing);
+      } catch (error) {
+        failed++;
+        if (current) current.errors++;
+        if (failed > 10 && failed > completed / 100) {
+          fatal ??= error;
+          stopped = true;
+        }
+      }
+    }
+  };
+  const workers = authenticators.slice(0, plan.concurrency).map(worker);
+
+  const kept: R[] = [];
+  const rejected: R[] = [];
+  await sleep(plan.warmupMs);
+  for (let run = 0; kept.length < plan.windows && !stopped; run++) {
+    plan.onWindowStart();
+    current = { startedAt: performance.now(), endedAt: 0, timings: [], errors: 0 };
+    await sleep(plan.windowMs);
+    current.endedAt = performance.now();
+    const { result, keep } = plan.onWindowEnd(current);
+    current = undefined;
+    const last = plan.maxWindows - run <= plan.windows - kept.length;
+    (keep || last ? kept : rejected).push(result);
+  }
+  stopped = true;
+  await Promise.all(workers);
+  if (fatal) throw fatal;
+  return { kept, rejected };
+}
