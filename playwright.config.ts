@@ -30,6 +30,8 @@ const server = (port: number, dataDir: string, databaseUrl?: string) => ({
     PORT: String(port),
     SESAME_DATA_DIR: dataDir,
     DATABASE_URL: databaseUrl ?? "",
+    // Instances sharing a database share the master secret; the embedded one generates its own.
+    ...(databaseUrl ? { SESAME_MASTER_SECRET: "e2e-shared-master-secret-0123456789abcdef" } : {}),
     LOG_LEVEL: "warn",
     NEXT_TELEMETRY_DISABLED: "1",
   },

@@ -3,6 +3,7 @@ import { getMasterSecret } from "@/lib/crypto";
 import { getDatabase } from "@/lib/db";
 import { getLogger } from "@/lib/log";
 import { banner } from "./banner";
+import { checkMasterSecret } from "./check-master-secret";
 import { seedDemoTenant } from "./seed-demo-tenant";
 
 /**
@@ -15,6 +16,7 @@ export async function boot(): Promise<void> {
   const config = getConfig();
   const database = await getDatabase();
   getMasterSecret();
+  await checkMasterSecret();
   const { demo, created } = await seedDemoTenant();
   getLogger().info(
     { database: database.kind, ms: Math.round(performance.now() - started) },
