@@ -16,7 +16,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { buildIfNeeded } from "@/scripts/lib/build";
 import { freePort, startPostgres, type Postgres } from "@/scripts/lib/postgres";
-import { cleanupAll, cleanupOnSignals, onCleanup } from "./lib/cleanup";
+import { cleanupAll, cleanupOnSignals, interrupted, onCleanup } from "./lib/cleanup";
 import { closedLoop, HttpClient, registerUsers, type Target, type Window } from "./lib/client";
 import {
   cpuSecondsBetween,
@@ -268,15 +268,20 @@ async function benchServer(
   }
 }
 
+/** "min–max" ceremonies per second over the kept windows ("-" for one window). */
+function throughputRange(windows: WindowResult[]): string {
+  if (windows.length < 2) return "-";
+  const rates = windows.map((w) => w.ceremoniesPerSecond);
+  return `${Math.min(...rates).toFixed(0)}–${Math.max(...rates).toFixed(0)}`;
+}
+
 function tableOf(runs: RunResult[]): string {
   const rows = runs.map(({ database, server, concurrency, median: m, windows }) => [
     database,
     SERVER_LABEL[server],
     String(concurrency),
     m.ceremoniesPerSecond.toFixed(0),
-    windows.length > 1
-      ? `${Math.min(...windows.map((w) => w.ceremoniesPerSecond)).toFixed(0)}–${Math.max(...windows.map((w) => w.ceremoniesPerSecond)).toFixed(0)}`
-      : "-",
+    throughputRange(windows),
     m.latencyMs.p50.toFixed(1),
     m.latencyMs.p99.toFixed(1),
     m.serverCpuMsPerCeremony.toFixed(2),
@@ -502,6 +507,7 @@ async function main(): Promise<void> {
 
 main()
   .catch((error: unknown) => {
+    if (interrupted()) return;
     process.stderr.write(`\nThe benchmark failed: ${error instanceof Error ? error.stack : String(error)}\n`);
     process.exitCode = 1;
   })

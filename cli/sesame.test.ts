@@ -16,7 +16,8 @@ function sesame(...args: string[]) {
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-describe("npm run sesame", () => {
+// Each command is a fresh tsx process (1–2 s); the end-to-end story runs a dozen of them.
+describe("npm run sesame", { timeout: 120_000 }, () => {
   it("manages tenants, API keys and signing keys end to end", () => {
     const created = sesame(
       "tenant",

@@ -6,6 +6,10 @@ type Action = () => void | Promise<void>;
 
 const actions: { name: string; run: Action }[] = [];
 let running: Promise<void> | undefined;
+let signalled = false;
+
+/** True once SIGINT/SIGTERM started the cleanup (errors from the interrupted work are then expected). */
+export const interrupted = () => signalled;
 
 /** Registers an action; the returned function runs it now and removes it from the list. */
 export function onCleanup(name: string, run: Action): () => Promise<void> {
@@ -33,13 +37,18 @@ export function cleanupAll(): Promise<void> {
   return running;
 }
 
-/** On SIGINT/SIGTERM: clean up and exit with 128 + signal number. */
+/**
+ * On SIGINT/SIGTERM: clean up and exit with 128 + signal number. The handlers stay installed, so a
+ * second signal (Ctrl-C reaches both tsx and this process, and tsx relays it) cannot cut cleanup short.
+ */
 export function cleanupOnSignals(): void {
   for (const [signal, code] of [
     ["SIGINT", 130],
     ["SIGTERM", 143],
   ] as const) {
-    process.once(signal, () => {
+    process.on(signal, () => {
+      if (running) return;
+      signalled = true;
       process.stderr.write(`\n${signal}: cleaning up …\n`);
       void cleanupAll().finally(() => process.exit(code));
     });
