@@ -5,7 +5,7 @@ import type {
   PublicKeyCredentialCreationOptionsJSON,
   PublicKeyCredentialRequestOptionsJSON,
 } from "@simplewebauthn/browser";
-import { useCallback, useState, type FormEvent } from "react";
+import { useCallback, useState, type FormEvent, type ReactNode } from "react";
 import {
   beginRegistration,
   beginTransaction,
@@ -95,10 +95,7 @@ export function PasskeysDemo({ tenantId }: { tenantId: string }) {
 
   return (
     <div className="mt-8 space-y-8">
-      <section aria-labelledby="passkey-heading" className="rounded-lg border border-slate-200 bg-white p-4">
-        <h2 id="passkey-heading" className="font-medium">
-          {user ? `Signed in as ${user}` : "Register or log in"}
-        </h2>
+      <Panel id="passkey-heading" title={user ? `Signed in as ${user}` : "Register or log in"}>
         <form onSubmit={register} className="mt-3 flex flex-wrap gap-2">
           <label className="sr-only" htmlFor="username">
             Username
@@ -125,16 +122,10 @@ export function PasskeysDemo({ tenantId }: { tenantId: string }) {
             {message.text}
           </p>
         )}
-      </section>
+      </Panel>
 
       {user && (
-        <section
-          aria-labelledby="transaction-heading"
-          className="rounded-lg border border-slate-200 bg-white p-4"
-        >
-          <h2 id="transaction-heading" className="font-medium">
-            Sign a transaction
-          </h2>
+        <Panel id="transaction-heading" title="Sign a transaction">
           <form onSubmit={signTransaction} className="mt-3 flex flex-wrap items-center gap-2">
             <label htmlFor="amount" className="text-sm">
               Transfer (EUR)
@@ -144,17 +135,11 @@ export function PasskeysDemo({ tenantId }: { tenantId: string }) {
               Sign transaction
             </button>
           </form>
-        </section>
+        </Panel>
       )}
 
       {user && (
-        <section
-          aria-labelledby="credentials-heading"
-          className="rounded-lg border border-slate-200 bg-white p-4"
-        >
-          <h2 id="credentials-heading" className="font-medium">
-            Your passkeys
-          </h2>
+        <Panel id="credentials-heading" title="Your passkeys">
           {credentials.length === 0 ? (
             <p className="mt-3 text-sm text-slate-500">No passkeys.</p>
           ) : (
@@ -181,7 +166,7 @@ export function PasskeysDemo({ tenantId }: { tenantId: string }) {
               ))}
             </ul>
           )}
-        </section>
+        </Panel>
       )}
     </div>
   );
@@ -218,5 +203,16 @@ function CredentialRow({
         {credential.last_used_at ? ` · last used ${new Date(credential.last_used_at).toLocaleString()}` : ""}
       </span>
     </li>
+  );
+}
+
+function Panel({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="rounded-lg border border-slate-200 bg-white p-4">
+      <h2 id={id} className="font-medium">
+        {title}
+      </h2>
+      {children}
+    </section>
   );
 }

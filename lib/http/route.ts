@@ -1,8 +1,9 @@
 import type { z } from "zod";
 import type { AuthenticatedKey } from "@/lib/api-keys";
 import type { AuditContext } from "@/lib/audit";
-import { getTenant, type Tenant } from "@/lib/tenants";
-import { AppError, NotFound, ValidationFailed, formatZodIssues } from "@/lib/errors";
+import type { Tenant } from "@/lib/tenants";
+import { findTenant } from "@/lib/tenants/store";
+import { NotFound, ValidationFailed, formatZodIssues } from "@/lib/errors";
 import { getLogger } from "@/lib/log";
 import { authenticate } from "./auth";
 import { readJsonBody } from "./body";
@@ -49,9 +50,8 @@ export function route<C extends Contract>(
     let response: Response;
     let tenant: Tenant | undefined;
     try {
-      const params = parse(contract.params, await context.params, "params") as Record<string, unknown>;
-      const tenantId = typeof params.tenantId === "string" ? params.tenantId : undefined;
-      if (contract.loadsTenant) tenant = await loadTenant(tenantId);
+      const { params, tenantId, tenant: pathTenant } = await resolvePath(contract, context);
+      tenant = pathTenant;
       const key = await authenticate(req, contract.auth, tenantId);
       const query = parse(contract.query, Object.fromEntries(new URL(req.url).searchParams), "query");
       let body: unknown;
@@ -92,30 +92,25 @@ export function route<C extends Contract>(
   };
 }
 
-async function loadTenant(tenantId: string | undefined): Promise<Tenant> {
-  // The Passkey API's wording (Hanko's) for an unknown tenant.
-  return getTenant(tenantId ?? "").catch((error: unknown) => {
-    throw error instanceof AppError && error.code === "NOT_FOUND" ? new NotFound("tenant not found") : error;
-  });
+/** Parses the path parameters and, for contracts with `loadsTenant`, loads the path's tenant (404). */
+async function resolvePath(contract: Contract, context: RouteContext) {
+  const params = parse(contract.params, await context.params, "params") as Record<string, unknown>;
+  const tenantId = typeof params.tenantId === "string" ? params.tenantId : undefined;
+  if (!contract.loadsTenant) return { params, tenantId, tenant: undefined };
+  const tenant = tenantId ? await findTenant(tenantId) : undefined;
+  if (!tenant) throw new NotFound("tenant not found");
+  return { params, tenantId, tenant };
 }
 
 /**
- * The OPTIONS handler of a path whose routes allow cross-origin calls: answers the preflight for the
+ * The OPTIONS handler of a route that allows cross-origin calls: answers the preflight for the
  * tenant's origins (or any origin), without authentication.
  */
-export function preflight(
-  ...contracts: Contract[]
-): (req: Request, context: RouteContext) => Promise<Response> {
-  const contract = contracts[0]!;
-  const methods = contracts.map((c) => c.method);
+export function preflight(contract: Contract): (req: Request, context: RouteContext) => Promise<Response> {
   return async (req, context) => {
     try {
-      let tenant: Tenant | undefined;
-      if (contract.loadsTenant) {
-        const params = parse(contract.params, await context.params, "params") as Record<string, unknown>;
-        tenant = await loadTenant(typeof params.tenantId === "string" ? params.tenantId : undefined);
-      }
-      return preflightResponse(req, allowedOrigin(req, contract, tenant), methods);
+      const { tenant } = await resolvePath(contract, context);
+      return preflightResponse(req, allowedOrigin(req, contract, tenant), [contract.method]);
     } catch (thrown) {
       return presentError(contract.surface, toAppError(thrown));
     }

@@ -1,26 +1,17 @@
-import { randomUUID } from "node:crypto";
-import type { RegistrationResponseJSON } from "@simplewebauthn/server";
 import { and, asc, count, eq, sql } from "drizzle-orm";
 import { expect } from "vitest";
 import { listAuditEvents } from "@/lib/audit";
 import { executor } from "@/lib/db";
 import { users, webauthnChallenges, webauthnCredentials, webauthnTransactions } from "@/lib/db/schema";
-import type { CreateTenantInput } from "@/lib/tenants/schemas";
 import { passkeyRequest } from "./passkey-api";
-import { ORIGIN } from "./passkey-ceremonies";
-import { SoftwareAuthenticator, type RegistrationOverrides } from "./software-authenticator";
-import { createTestTenant } from "./tenants";
-
-/** A fresh tenant with its keys and a software authenticator, in the shape the ceremony helpers take. */
-export async function setupTenant(overrides: Partial<CreateTenantInput> = {}) {
-  const { tenant, keys } = await createTestTenant(overrides);
-  const authenticator = new SoftwareAuthenticator();
-  return { tenant, keys, authenticator, ctx: { tenantId: tenant.id, apiKey: keys.passkey, authenticator } };
-}
-
-export type TestTenant = Awaited<ReturnType<typeof setupTenant>>;
-
-export const newUserId = () => `user-${randomUUID()}`;
+export {
+  attest,
+  initRegistration,
+  newUserId,
+  postRegistration,
+  setupTenant,
+  type TestTenant,
+} from "./passkey-ceremonies";
 
 export interface PasskeyErrorBody {
   title: string[];
@@ -122,40 +113,4 @@ export async function expireChallenges(tenantId: string): Promise<void> {
 export async function auditEvents(tenantId: string, type: string) {
   const { items } = await listAuditEvents(tenantId, { limit: 100 });
   return items.filter((event) => event.type === type);
-}
-
-/** `registration/initialize` (or the MFA one) for a user; returns the creation options' `publicKey`. */
-export async function initRegistration(
-  { tenantId, apiKey }: { tenantId: string; apiKey: string },
-  userId: string,
-  kind: "registration" | "mfa/registration" = "registration",
-) {
-  const res = await passkeyRequest(tenantId, "POST", `/${kind}/initialize`, {
-    apiKey,
-    body: { user_id: userId, username: `${userId}@example.com` },
-  });
-  expect(res.status, await res.clone().text()).toBe(200);
-  return (await res.json()).publicKey;
-}
-
-/** Signs the creation options with the context's authenticator and returns the response JSON. */
-export function attest(
-  authenticator: SoftwareAuthenticator,
-  publicKey: Parameters<SoftwareAuthenticator["register"]>[0],
-  overrides: RegistrationOverrides = {},
-  fmt: "none" | "packed" = "none",
-): Promise<RegistrationResponseJSON> {
-  return authenticator.register(publicKey, { origin: ORIGIN, fmt, overrides });
-}
-
-/** Posts a registration response to `registration/finalize` (no key) or the MFA one (with the key). */
-export function postRegistration(
-  { tenantId, apiKey }: { tenantId: string; apiKey: string },
-  body: unknown,
-  kind: "registration" | "mfa/registration" = "registration",
-): Promise<Response> {
-  return passkeyRequest(tenantId, "POST", `/${kind}/finalize`, {
-    body,
-    ...(kind === "mfa/registration" ? { apiKey } : {}),
-  });
 }

@@ -3,15 +3,7 @@ import { createLocalJWKSet, decodeJwt, jwtVerify } from "jose";
 import { describe, expect, it } from "vitest";
 import { listAuditEvents } from "@/lib/audit";
 import { passkeyRequest } from "@/tests/helpers/passkey-api";
-import { ORIGIN, registerPasskey, startLogin } from "@/tests/helpers/passkey-ceremonies";
-import { SoftwareAuthenticator } from "@/tests/helpers/software-authenticator";
-import { createTestTenant } from "@/tests/helpers/tenants";
-
-async function setup() {
-  const { tenant, keys } = await createTestTenant();
-  const authenticator = new SoftwareAuthenticator();
-  return { tenant, keys, authenticator, ctx: { tenantId: tenant.id, apiKey: keys.passkey, authenticator } };
-}
+import { ORIGIN, registerPasskey, setupTenant, startLogin } from "@/tests/helpers/passkey-ceremonies";
 
 async function verifyToken(tenantId: string, token: string) {
   const res = await passkeyRequest(tenantId, "GET", "/.well-known/jwks.json");
@@ -21,7 +13,7 @@ async function verifyToken(tenantId: string, token: string) {
 
 describe("Passkey API ceremonies", () => {
   it("registers a passkey and returns a token verifiable with the tenant's JWKS", async () => {
-    const { tenant, ctx } = await setup();
+    const { tenant, ctx } = await setupTenant();
     const userId = `user-${randomUUID()}`;
     const { token, credentialId } = await registerPasskey(ctx, userId, { fmt: "packed" });
     const { payload, protectedHeader } = await verifyToken(tenant.id, token);
@@ -34,7 +26,7 @@ describe("Passkey API ceremonies", () => {
   });
 
   it("returns the spec's creation options, with excludeCredentials listing the user's passkeys", async () => {
-    const { tenant, keys, ctx } = await setup();
+    const { tenant, keys, ctx } = await setupTenant();
     const userId = "alice";
     const first = await passkeyRequest(tenant.id, "POST", "/registration/initialize", {
       apiKey: keys.passkey,
@@ -71,7 +63,7 @@ describe("Passkey API ceremonies", () => {
   });
 
   it("logs in discoverably and with a user id, and records every step in the audit log", async () => {
-    const { tenant, keys, ctx, authenticator } = await setup();
+    const { tenant, ctx, authenticator } = await setupTenant();
     const userId = `user-${randomUUID()}`;
     const { credentialId } = await registerPasskey(ctx, userId);
 
@@ -102,11 +94,10 @@ describe("Passkey API ceremonies", () => {
         "passkey.login.finalize.succeeded",
       ]),
     );
-    void keys;
   });
 
   it("registers an MFA key that works for MFA login only, and keeps passkeys out of MFA login", async () => {
-    const { tenant, keys, ctx, authenticator } = await setup();
+    const { tenant, keys, ctx, authenticator } = await setupTenant();
     const userId = `user-${randomUUID()}`;
     const passkey = await registerPasskey(ctx, userId);
     const mfa = await registerPasskey(ctx, userId, { mfa: true });
@@ -140,7 +131,7 @@ describe("Passkey API ceremonies", () => {
   });
 
   it("signs a transaction: the challenge binds the data, the token carries trans, the id is used once", async () => {
-    const { tenant, keys, ctx, authenticator } = await setup();
+    const { tenant, keys, ctx, authenticator } = await setupTenant();
     const userId = `user-${randomUUID()}`;
     await registerPasskey(ctx, userId);
     const transactionId = randomUUID();
@@ -190,7 +181,7 @@ describe("Passkey API ceremonies", () => {
   });
 
   it("lists, gets, renames and deletes credentials", async () => {
-    const { tenant, keys, ctx, authenticator } = await setup();
+    const { tenant, keys, ctx, authenticator } = await setupTenant();
     const userId = `user-${randomUUID()}`;
     const { credentialId } = await registerPasskey(ctx, userId);
     const list = await passkeyRequest(tenant.id, "GET", `/credentials?user_id=${userId}`, {

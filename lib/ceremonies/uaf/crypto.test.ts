@@ -14,17 +14,7 @@ import {
   verifySignature,
 } from "./crypto";
 import { derOctetString, derSequence } from "./der";
-import { UafError, type UafReason, type UafStatusCode } from "./errors";
-
-function uafError(run: () => unknown): [UafStatusCode, UafReason] {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof UafError) return [error.code, error.reason];
-    throw error;
-  }
-  throw new Error("expected a UafError");
-}
+import { uafError } from "./fixtures/uaf-error";
 
 const ec = (namedCurve: string) => generateKeyPairSync("ec", { namedCurve });
 const rsa2048 = generateKeyPairSync("rsa", { modulusLength: 2048 });

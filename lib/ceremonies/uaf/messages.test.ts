@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { decodeBase64Lenient } from "./encoding";
-import { UafError, type UafReason, type UafStatusCode } from "./errors";
+import type { UafReason } from "./errors";
+import { uafError } from "./fixtures/uaf-error";
 import { vectorA, vectorB } from "./fixtures/public-vectors";
 import {
   buildAuthenticationRequest,
@@ -16,16 +17,6 @@ import {
   serializeUafMessage,
   textTransaction,
 } from "./messages";
-
-function uafError(run: () => unknown): [UafStatusCode, UafReason] {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof UafError) return [error.code, error.reason];
-    throw error;
-  }
-  throw new Error("expected a UafError");
-}
 
 const appID = "https://rp.example/uaf/facets";
 const policy = { accepted: [[{ aaid: ["FFFF#5E5A"] }]] };

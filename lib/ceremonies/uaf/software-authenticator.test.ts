@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { createTestAttestationCa } from "./certificates";
-import { UafError, type UafReason, type UafStatusCode } from "./errors";
+import { uafError } from "./fixtures/uaf-error";
 import {
   buildAuthenticationRequest,
   buildDeregistrationRequest,
@@ -38,16 +38,6 @@ const facetId = "https://rp.example";
 const serverDataKey = randomBytes(32);
 const now = new Date();
 const surrogateOnly: AttestationTrust = { allowSurrogate: true };
-
-function uafError(run: () => unknown): [UafStatusCode, UafReason] {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof UafError) return [error.code, error.reason];
-    throw error;
-  }
-  throw new Error("expected a UafError");
-}
 
 function issue(expiresInSeconds = 120) {
   const requestId = randomUUID();

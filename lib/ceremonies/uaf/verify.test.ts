@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseCertificate } from "./crypto";
 import { decodeBase64Lenient } from "./encoding";
-import { UafError, type UafReason, type UafStatusCode } from "./errors";
+import { uafError } from "./fixtures/uaf-error";
 import { vectorA, vectorB } from "./fixtures/public-vectors";
 import { parseUafResponse, type Version } from "./messages";
 import { Tag, decodeTlv, encodeTlv, parseRegAssertion } from "./tlv";
@@ -14,16 +14,6 @@ import {
   type StoredRegistration,
   type VerifiedRegistration,
 } from "./verify";
-
-function uafError(run: () => unknown): [UafStatusCode, UafReason] {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof UafError) return [error.code, error.reason];
-    throw error;
-  }
-  throw new Error("expected a UafError");
-}
 
 type Vector = typeof vectorA | typeof vectorB;
 const upvOf = (vector: Vector): Version => ("upv" in vector ? vector.upv : { major: 1, minor: 1 });

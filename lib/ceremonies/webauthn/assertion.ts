@@ -104,6 +104,8 @@ export async function finalizeAssertion<T>(
   if (ceremony.allowCredentials && !ceremony.allowCredentials.includes(credential.id)) {
     throw assertionFailed(NOT_USABLE);
   }
+  // Offered ids were the user's at initialize; one deleted and registered again by someone else since
+  // is caught here.
   if (ceremony.userId && ceremony.userId !== credential.userId) throw assertionFailed(NOT_USABLE);
   // MFA keys are often not discoverable and may send any user handle: the session names the user.
   if (kind !== "mfa-login") {

@@ -1,6 +1,5 @@
 import { getConfig } from "@/lib/config";
-import type { Tenant } from "@/lib/tenants";
-import { signToken } from "@/lib/tenants/signing-keys";
+import { signToken, type Tenant } from "@/lib/tenants";
 
 /**
  * The JWT every finalize returns (Hanko's claims): `sub` = user_id, `aud` = [RP ID], `cred` = the

@@ -1,5 +1,4 @@
-import type { OwnedCredential } from "@/lib/credentials";
-import { authenticatorName } from "@/lib/credentials";
+import { authenticatorName, type OwnedCredential } from "@/lib/credentials";
 import type { WebauthnTransactionRow } from "@/lib/db/schema";
 import type { z } from "zod";
 import type { CredentialDto, RegistrationInit, TransactionDto } from "./schemas";

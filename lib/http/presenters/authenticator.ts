@@ -1,5 +1,6 @@
 import type { AppError } from "@/lib/errors";
-import { jsonError, messageWithDetails } from "./normalize";
+import { messageWithDetails } from "./normalize";
+import { json } from "../responses";
 
 /**
  * Authenticator request API errors: `{code, message}`, except that its 404 body spells the field
@@ -7,7 +8,7 @@ import { jsonError, messageWithDetails } from "./normalize";
  */
 export function presentAuthenticatorError(error: AppError): Response {
   const field = error.status === 404 ? "messsage" : "message";
-  const headers: HeadersInit =
+  const headers: Record<string, string> =
     error.status === 401 ? { "www-authenticate": 'Bearer realm="sesame", Secret realm="sesame"' } : {};
-  return jsonError({ code: error.status, [field]: messageWithDetails(error) }, error.status, headers);
+  return json({ code: error.status, [field]: messageWithDetails(error) }, error.status, headers);
 }

@@ -6,10 +6,6 @@ export function toAppError(error: unknown): AppError {
   return new AppError("INTERNAL", undefined, { cause: error });
 }
 
-export function jsonError(body: unknown, status: number, headers: HeadersInit = {}): Response {
-  return Response.json(body, { status, headers: { "cache-control": "no-store", ...headers } });
-}
-
 /** The message plus the details, for shapes that only have one text field. */
 export function messageWithDetails(error: AppError): string {
   return error.details.length > 0 ? `${error.message}: ${error.details.join("; ")}` : error.message;

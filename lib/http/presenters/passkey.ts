@@ -1,5 +1,5 @@
 import type { AppError, ErrorCode } from "@/lib/errors";
-import { jsonError } from "./normalize";
+import { json } from "../responses";
 
 /** What to tell a Passkey API caller when the error has no details of its own. */
 const HINTS: Partial<Record<ErrorCode, string>> = {
@@ -18,5 +18,5 @@ const HINTS: Partial<Record<ErrorCode, string>> = {
 export function presentPasskeyError(error: AppError): Response {
   const hint = HINTS[error.code];
   const details = error.details.length > 0 ? error.details : hint ? [hint] : [];
-  return jsonError({ title: [error.message], details, status: error.status }, error.status);
+  return json({ title: [error.message], details, status: error.status }, error.status);
 }
