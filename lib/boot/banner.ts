@@ -24,6 +24,7 @@ export function banner(config: Config, demo: DemoTenant | undefined, created: bo
       `    id                 ${demo.tenantId}`,
       `    RP ID / origins    ${demo.rpId} / ${demo.origins.join(", ")}`,
       `    status page        ${base}/t/${demo.tenantId}/admin/`,
+      `    Passkey API        ${base}/passkey/${demo.tenantId}/  (demo: ${base}/examples/passkeys)`,
       `    admin key          ${demo.keys.admin}`,
       `    passkey key        ${demo.keys.passkey}`,
       `    authenticator key  ${demo.keys.authenticator}`,
