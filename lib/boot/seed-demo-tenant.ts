@@ -43,6 +43,8 @@ export async function seedDemoTenant(): Promise<{ demo: DemoTenant | undefined; 
         rpId: "localhost",
         rpName: "Sesame Demo",
         origins: [`http://localhost:${config.port}`],
+        // The demo pages and the CLI use Sesame's software authenticator (test vendor FFFF).
+        uaf: { allowTestAuthenticators: true },
       },
       "system",
     );

@@ -1,3 +1,3 @@
 export { constantTimeEqual, randomToken, sha256Hex } from "./tokens";
-export { seal, unseal } from "./secret-box";
+export { deriveKey, seal, unseal } from "./secret-box";
 export { getMasterSecret } from "./master-secret";

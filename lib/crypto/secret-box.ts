@@ -12,6 +12,16 @@ function key(purpose: string): Buffer {
   return Buffer.from(hkdfSync("sha256", getMasterSecret(), "sesame", `sesame/${purpose}/${VERSION}`, 32));
 }
 
+/**
+ * A 32-byte key for one purpose and context (for example a MAC key per tenant), derived from the master
+ * secret with HKDF, so every instance sharing the secret derives the same key and nothing is stored.
+ */
+export function deriveKey(purpose: string, context: string): Buffer {
+  return Buffer.from(
+    hkdfSync("sha256", getMasterSecret(), "sesame", `sesame/${purpose}/${VERSION}/${context}`, 32),
+  );
+}
+
 export function seal(plaintext: string, purpose: string, context: string): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv("aes-256-gcm", key(purpose), iv);

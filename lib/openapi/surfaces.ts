@@ -1,4 +1,5 @@
 import * as admin from "@/lib/contracts/admin";
+import * as authenticator from "@/lib/contracts/authenticator/routes";
 import * as health from "@/lib/contracts/health";
 import { SPEC_ALIASES } from "@/lib/contracts/passkey/aliases";
 import * as passkey from "@/lib/contracts/passkey/routes";
@@ -17,6 +18,16 @@ export interface SurfaceDocument {
  * appears here once it has routes.
  */
 export const SURFACE_DOCUMENTS: Partial<Record<Surface, SurfaceDocument>> = {
+  authenticator: {
+    title: "Sesame Authenticator API",
+    description:
+      "FIDO UAF 1.1 out-of-band requests (REG, AUTH, DEREG) and device management, as Hanko's Authenticator API. " +
+      "The relying party sends its API key (`authenticator` scope) as `Authorization: secret <key>` or `Bearer <key>`; " +
+      "the key names the tenant. The authenticator app uses the `/v1/uaf/app/…` URL from the QR code, authorised by its " +
+      "out-of-band token. Errors are `{code, message}`; a 404 spells the field `messsage`.",
+    serverPath: "",
+    contracts: Object.values(authenticator),
+  },
   admin: {
     title: "Sesame admin API",
     description:

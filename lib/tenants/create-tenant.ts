@@ -1,6 +1,6 @@
 import { getConfig } from "@/lib/config";
 import { transaction } from "@/lib/db";
-import { DEFAULT_MFA_POLICY, DEFAULT_PASSKEY_POLICY } from "@/lib/db/schema";
+import { DEFAULT_MFA_POLICY, DEFAULT_PASSKEY_POLICY, DEFAULT_UAF_SETTINGS } from "@/lib/db/schema";
 import { CreateTenantInput } from "./schemas";
 import { createSigningKey } from "./signing-keys/create-signing-key";
 import { insertTenant } from "./store";
@@ -29,6 +29,7 @@ export async function createTenant(input: CreateTenantInput): Promise<Tenant> {
       origins,
       passkeyPolicy: { ...DEFAULT_PASSKEY_POLICY, ...settings.passkeyPolicy },
       mfaPolicy: { ...DEFAULT_MFA_POLICY, ...settings.mfaPolicy },
+      uaf: { ...DEFAULT_UAF_SETTINGS, ...settings.uaf },
     });
     await createSigningKey(tenant.id, tenant.signingAlgorithm, { active: true });
     return tenant;

@@ -1,3 +1,4 @@
+import { X509Certificate } from "node:crypto";
 import { z } from "zod";
 import {
   ATTACHMENT,
@@ -33,6 +34,49 @@ export const WebauthnPolicy = z.object({
   attachment: z.enum(ATTACHMENT).nullable(),
 });
 
+const AAID = z
+  .string()
+  .regex(/^[0-9A-Fa-f]{4}#[0-9A-Fa-f]{4}$/, "must be an AAID such as 006F#0001 (VVVV#MMMM in hex)")
+  .transform((value) => value.toUpperCase());
+
+/** A UAF FacetID: a web origin, `android:apk-key-hash:<base64>` or `ios:bundle-id:<id>`. */
+const FacetId = z
+  .string()
+  .trim()
+  .max(512)
+  .refine(
+    (value) =>
+      /^android:apk-key-hash:[A-Za-z0-9+/_=-]{1,128}$/.test(value) ||
+      /^ios:bundle-id:[A-Za-z0-9.-]{1,255}$/.test(value) ||
+      Origin.safeParse(value).success,
+    "must be an origin, android:apk-key-hash:… or ios:bundle-id:…",
+  );
+
+const PemCertificate = z
+  .string()
+  .max(16_384)
+  .regex(/-----BEGIN CERTIFICATE-----[\s\S]+-----END CERTIFICATE-----/, "must be a PEM certificate")
+  .refine((pem) => {
+    try {
+      const certificate = new X509Certificate(pem);
+      return certificate.ca || certificate.checkIssued(certificate);
+    } catch {
+      return false;
+    }
+  }, "must be a readable CA or self-signed certificate");
+
+export const UafSettings = z.object({
+  appId: z.union([
+    z.literal(""),
+    z.url({ protocol: /^https$/, error: "must be an https URL or empty" }).max(512),
+  ]),
+  facetIds: z.array(FacetId).max(50),
+  trustedRoots: z.array(PemCertificate).max(20),
+  allowSurrogate: z.boolean(),
+  acceptedAaids: z.array(AAID).max(100),
+  allowTestAuthenticators: z.boolean(),
+});
+
 /** Settings a tenant may change; bounds mirror the CHECK constraints in lib/db/schema/tenants.ts. */
 export const TenantSettings = z.object({
   name: z.string().trim().min(1).max(100),
@@ -47,12 +91,14 @@ export const TenantSettings = z.object({
   signingAlgorithm: z.enum(SIGNING_ALGORITHMS),
   passkeyPolicy: WebauthnPolicy,
   mfaPolicy: WebauthnPolicy,
+  uaf: UafSettings,
 });
 
 /** Policies are merged field by field into the current (or default) policy. */
 const PolicyPatches = {
   passkeyPolicy: WebauthnPolicy.partial().optional(),
   mfaPolicy: WebauthnPolicy.partial().optional(),
+  uaf: UafSettings.partial().optional(),
 };
 
 export const CreateTenantInput = TenantSettings.partial().extend(PolicyPatches).required({ name: true });

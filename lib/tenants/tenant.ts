@@ -1,4 +1,5 @@
-import type { SigningAlgorithm, TenantRow, WebauthnPolicy } from "@/lib/db/schema";
+import { DEFAULT_UAF_SETTINGS } from "@/lib/db/schema";
+import type { SigningAlgorithm, TenantRow, UafSettings, WebauthnPolicy } from "@/lib/db/schema";
 
 /** A tenant as the domain sees it. */
 export interface Tenant {
@@ -15,12 +16,14 @@ export interface Tenant {
   signingAlgorithm: SigningAlgorithm;
   passkeyPolicy: WebauthnPolicy;
   mfaPolicy: WebauthnPolicy;
+  uaf: UafSettings;
   createdAt: Date;
   updatedAt: Date;
 }
 
 export function toTenant(row: TenantRow): Tenant {
-  return { ...row };
+  // Settings added later (jsonb) are completed with their defaults.
+  return { ...row, uaf: { ...DEFAULT_UAF_SETTINGS, ...row.uaf } };
 }
 
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -16,6 +16,7 @@ export async function updateTenant(tenantId: string, input: UpdateTenantInput): 
       ...patch,
       passkeyPolicy: { ...current.passkeyPolicy, ...patch.passkeyPolicy },
       mfaPolicy: { ...current.mfaPolicy, ...patch.mfaPolicy },
+      uaf: { ...current.uaf, ...patch.uaf },
     });
     if (!updated) throw new NotFound("Tenant not found");
     return updated;

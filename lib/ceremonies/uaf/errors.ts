@@ -58,7 +58,10 @@ export type UafReason =
   | "counter_regression"
   | "nonce_too_short"
   | "transaction_mismatch"
-  | "transaction_not_confirmed";
+  | "transaction_not_confirmed"
+  // Decided by the server around the verifier (lib/authenticator):
+  | "request_expired"
+  | "key_already_registered";
 
 export class UafError extends Error {
   readonly code: UafStatusCode;

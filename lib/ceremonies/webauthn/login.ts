@@ -2,13 +2,12 @@ import type {
   AuthenticationResponseJSON,
   PublicKeyCredentialRequestOptionsJSON,
 } from "@simplewebauthn/server";
-import { recordAuditEvent, type AuditContext } from "@/lib/audit";
+import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { selectUserCredentials } from "@/lib/credentials";
 import { BadRequest, NotFound } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
 import { findUserByExternalId } from "@/lib/users";
 import { finalizeAssertion, issueAssertionOptions } from "./assertion";
-import { auditFailures } from "./audit";
 import { auditPrefix } from "./policy";
 import { issueCeremonyToken } from "./token";
 

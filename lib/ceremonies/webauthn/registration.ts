@@ -3,7 +3,7 @@ import type {
   PublicKeyCredentialCreationOptionsJSON,
   RegistrationResponseJSON,
 } from "@simplewebauthn/server";
-import { recordAuditEvent, type AuditContext } from "@/lib/audit";
+import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
 import {
   authenticatorName,
   defaultCredentialName,
@@ -14,7 +14,6 @@ import { transaction } from "@/lib/db";
 import { AppError, BadRequest, NotFound } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
 import { findUser, upsertExternalUser } from "@/lib/users";
-import { auditFailures } from "./audit";
 import { consumeChallenge, storeChallenge } from "./challenges";
 import { attestationProblem } from "./attestation";
 import { isEmbedded, readClientData } from "./client-data";

@@ -2,7 +2,7 @@ import type {
   AuthenticationResponseJSON,
   PublicKeyCredentialRequestOptionsJSON,
 } from "@simplewebauthn/server";
-import { recordAuditEvent, type AuditContext } from "@/lib/audit";
+import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { selectUserCredentials } from "@/lib/credentials";
 import { transaction } from "@/lib/db";
 import type { WebauthnTransactionRow } from "@/lib/db/schema";
@@ -10,7 +10,6 @@ import { AppError, Conflict, NotFound } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
 import { findUser, findUserByExternalId } from "@/lib/users";
 import { finalizeAssertion, issueAssertionOptions } from "./assertion";
-import { auditFailures } from "./audit";
 import { noSuitableCredentials } from "./login";
 import { issueCeremonyToken } from "./token";
 import { canonicalJson, transactionChallenge } from "./transaction-challenge";

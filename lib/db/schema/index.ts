@@ -5,3 +5,4 @@ export * from "./audit-logs";
 export * from "./meta";
 export * from "./users";
 export * from "./webauthn";
+export * from "./uaf";

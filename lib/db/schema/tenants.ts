@@ -32,6 +32,31 @@ export const DEFAULT_MFA_POLICY: WebauthnPolicy = {
   attachment: "cross-platform",
 };
 
+/** How a tenant's Authenticator API (FIDO UAF) builds requests and trusts authenticators. */
+export interface UafSettings {
+  /** header.appID: the HTTPS URL of a Trusted Facets list, or "" (the app's own FacetID is the AppID). */
+  appId: string;
+  /** Trusted FacetIDs (web origins, `android:apk-key-hash:…`, `ios:bundle-id:…`); empty = the tenant's origins. */
+  facetIds: string[];
+  /** Attestation roots (PEM) trusted for basic full attestation, for any AAID. */
+  trustedRoots: string[];
+  /** Accept basic surrogate (self) attestation, as most phone authenticators send. */
+  allowSurrogate: boolean;
+  /** When not empty, only these AAIDs may register (the REG policy lists them). */
+  acceptedAaids: string[];
+  /** Accept authenticators of the FIDO test vendor `FFFF` (Sesame's software authenticator): demo and test tenants. */
+  allowTestAuthenticators: boolean;
+}
+
+export const DEFAULT_UAF_SETTINGS: UafSettings = {
+  appId: "",
+  facetIds: [],
+  trustedRoots: [],
+  allowSurrogate: true,
+  acceptedAaids: [],
+  allowTestAuthenticators: false,
+};
+
 export const tenants = pgTable(
   "tenants",
   {
@@ -59,6 +84,8 @@ export const tenants = pgTable(
     passkeyPolicy: jsonb("passkey_policy").$type<WebauthnPolicy>().notNull().default(DEFAULT_PASSKEY_POLICY),
     /** MFA (second factor) registration and login. */
     mfaPolicy: jsonb("mfa_policy").$type<WebauthnPolicy>().notNull().default(DEFAULT_MFA_POLICY),
+    /** Authenticator API (FIDO UAF) settings. */
+    uaf: jsonb("uaf").$type<UafSettings>().notNull().default(DEFAULT_UAF_SETTINGS),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

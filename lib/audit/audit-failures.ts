@@ -1,4 +1,4 @@
-import { recordAuditEvent, type AuditContext } from "@/lib/audit";
+import { recordAuditEvent, type AuditContext } from "./record-audit-event";
 import { AppError } from "@/lib/errors";
 import { getLogger } from "@/lib/log";
 

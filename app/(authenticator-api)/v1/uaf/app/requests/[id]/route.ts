@@ -1,0 +1,19 @@
+import { fetchRequestForApp, tenantOfRequest, toAppView, validateRequest } from "@/lib/authenticator";
+import { answerAppRequest, appRequestDto, fetchAppRequest } from "@/lib/contracts/authenticator";
+import { json, route } from "@/lib/http";
+
+export const dynamic = "force-dynamic";
+
+// GET /v1/uaf/app/requests/{id}?token=…: the authenticator app fetches the request it scanned
+export const GET = route(fetchAppRequest, async ({ params, query, audit }) => {
+  const { request } = await fetchRequestForApp(params.id, query.token ?? "", audit);
+  return json(appRequestDto(request), 200, { "cache-control": "no-store" });
+});
+
+// PUT /v1/uaf/app/requests/{id}?token=…: the app answers it (once)
+export const PUT = route(answerAppRequest, async ({ params, query, body, audit }) => {
+  const tenant = await tenantOfRequest(params.id);
+  const answer = { kind: "oob-token", token: query.token ?? "" } as const;
+  const request = await validateRequest(tenant, params.id, body, answer, { ...audit, actor: "oob_token" });
+  return json(appRequestDto(toAppView(request)));
+});

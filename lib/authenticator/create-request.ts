@@ -1,0 +1,197 @@
+import { randomUUID } from "node:crypto";
+import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
+import {
+  buildAuthenticationRequest,
+  buildDeregistrationRequest,
+  buildRegistrationRequest,
+  newServerChallenge,
+  sealServerData,
+  serializeUafMessage,
+  textTransaction,
+} from "@/lib/ceremonies/uaf";
+import { transaction } from "@/lib/db";
+import type { UafRegistrationRow, UafRequestOperation } from "@/lib/db/schema";
+import { BadRequest, NotFound, ValidationFailed } from "@/lib/errors";
+import type { Tenant } from "@/lib/tenants";
+import { findUserByExternalId, upsertExternalUser, type User } from "@/lib/users";
+import { authenticationPolicy, registrationPolicy } from "./policy";
+import { toAuthenticatorRequest, type AuthenticatorRequest } from "./request";
+import { serverDataKey } from "./server-data";
+import {
+  databaseNow,
+  deleteRegistrations,
+  findRequest,
+  insertRequest,
+  selectRegistrations,
+  type NewRequest,
+} from "./store";
+
+export interface CreateRequestInput {
+  operation: UafRequestOperation;
+  username?: string | undefined;
+  userId?: string | undefined;
+  displayName?: string | undefined;
+  clientData?: { remoteAddress?: string | undefined; userAgent?: string | undefined } | undefined;
+  transaction?: string | undefined;
+  deviceIds?: string[] | undefined;
+  authenticatorSelectionCriteria?: Record<string, unknown> | undefined;
+  attestationConveyancePreference?: "direct" | "indirect" | "none" | undefined;
+  isSecondFactorOnly?: boolean | undefined;
+}
+
+/**
+ * Creates a REG, AUTH or DEREG request for one of the relying party's users and returns it PENDING
+ * with its UAF message. DEREG removes the registrations at once (UAF protocol §3.6.4.1) and is OK
+ * straight away; its message tells the app which keys to forget.
+ */
+export async function createRequest(
+  tenant: Tenant,
+  input: CreateRequestInput,
+  context: AuditContext,
+): Promise<AuthenticatorRequest> {
+  return auditFailures(tenant.id, "authenticator.request.create", context, async () => {
+    checkFieldsForOperation(input);
+    const userId = input.userId!;
+    const id = randomUUID();
+    const request = await transaction(async () => {
+      const user = await resolveUser(tenant, input, userId);
+      const registrations = await selectRegistrations(tenant.id, user.id, input.deviceIds);
+      if (input.deviceIds && registrations.length !== new Set(input.deviceIds).size) {
+        throw new NotFound("device not found");
+      }
+      if (input.operation !== "REG" && registrations.length === 0) {
+        throw new BadRequest("the user has no registered authenticator");
+      }
+      const now = await databaseNow(tenant.id);
+      const validUntil = new Date(now + tenant.requestTtlSeconds * 1000);
+      const values = buildRequest(tenant, input, { id, user, registrations, validUntil });
+      const createdAt = new Date(now);
+      await insertRequest({ ...values, createdAt, completedAt: values.status === "OK" ? createdAt : null });
+      if (input.operation === "DEREG") {
+        await deleteRegistrations(
+          tenant.id,
+          user.id,
+          registrations.map((registration) => registration.id),
+        );
+      }
+      return toAuthenticatorRequest(tenant, (await findRequest(tenant.id, id))!);
+    });
+    await recordAuditEvent(tenant.id, {
+      ...context,
+      type: "authenticator.request.created",
+      details: { requestId: id, operation: input.operation, userId, deviceIds: input.deviceIds ?? null },
+    });
+    if (input.operation === "DEREG") {
+      await recordAuditEvent(tenant.id, {
+        ...context,
+        type: "authenticator.deregistration.succeeded",
+        details: { requestId: id, userId, message: request.request },
+      });
+    }
+    return request;
+  });
+}
+
+function checkFieldsForOperation(input: CreateRequestInput): void {
+  const problems: string[] = [];
+  if (input.userId === undefined) problems.push("body.userId: is required");
+  if (input.transaction !== undefined && input.operation !== "AUTH") {
+    problems.push("body.transaction: only an AUTH request carries a transaction");
+  }
+  if (input.deviceIds !== undefined && input.operation === "REG") {
+    problems.push("body.deviceIds: only AUTH and DEREG requests name devices");
+  }
+  if (problems.length > 0) throw new ValidationFailed(problems);
+}
+
+/** REG creates the user (or updates the given profile fields); AUTH and DEREG need an existing one. */
+async function resolveUser(tenant: Tenant, input: CreateRequestInput, userId: string): Promise<User> {
+  const existing = await findUserByExternalId(tenant.id, userId);
+  if (input.operation !== "REG") {
+    if (!existing) throw new NotFound("user not found");
+    return existing;
+  }
+  if (existing && input.username === undefined && input.displayName === undefined) return existing;
+  const username = input.username ?? existing?.username ?? userId;
+  return upsertExternalUser(tenant.id, {
+    externalId: userId,
+    username,
+    displayName: input.displayName ?? existing?.displayName ?? username,
+    icon: existing?.icon ?? null,
+  });
+}
+
+function buildRequest(
+  tenant: Tenant,
+  input: CreateRequestInput,
+  issued: { id: string; user: User; registrations: UafRegistrationRow[]; validUntil: Date },
+): NewRequest {
+  const { id, user, registrations, validUntil } = issued;
+  const appID = tenant.uaf.appId;
+  const username = (input.username ?? user.username ?? user.externalId ?? "").slice(0, 128) || id;
+  const common = {
+    id,
+    tenantId: tenant.id,
+    userId: user.id,
+    operation: input.operation,
+    username,
+    appId: appID,
+    validUntil,
+    isSecondFactorOnly: input.isSecondFactorOnly ?? null,
+    clientData: input.clientData ?? null,
+    authenticatorSelection: input.authenticatorSelectionCriteria ?? null,
+  } satisfies Partial<NewRequest>;
+
+  if (input.operation === "DEREG") {
+    const authenticators = registrations.map((r) => ({ aaid: r.aaid, keyID: r.keyId }));
+    return {
+      ...common,
+      status: "OK",
+      message: serializeUafMessage(buildDeregistrationRequest({ appID, authenticators })),
+      deviceIds: registrations.map((r) => r.id),
+    };
+  }
+
+  const challenge = newServerChallenge();
+  const serverData = sealServerData(
+    // Rounded up to the second: serverData must not expire before the request does.
+    { requestId: id, expiresAt: new Date(validUntil.getTime() + 999), challenge },
+    serverDataKey(tenant.id),
+  );
+  if (input.operation === "REG") {
+    const policy = registrationPolicy(tenant, registrations);
+    return {
+      ...common,
+      status: "PENDING",
+      challenge,
+      serverData,
+      policy,
+      requireFullAttestation: input.attestationConveyancePreference === "direct",
+      message: serializeUafMessage(
+        buildRegistrationRequest({ appID, serverData, challenge, username, policy }),
+      ),
+    };
+  }
+
+  const policy = authenticationPolicy(tenant, registrations);
+  const transactions = input.transaction !== undefined ? [textTransaction(input.transaction)] : undefined;
+  return {
+    ...common,
+    status: "PENDING",
+    challenge,
+    serverData,
+    policy,
+    transactionText: input.transaction ?? null,
+    transaction: transactions ?? null,
+    deviceIds: input.deviceIds ? registrations.map((r) => r.id) : null,
+    message: serializeUafMessage(
+      buildAuthenticationRequest({
+        appID,
+        serverData,
+        challenge,
+        policy,
+        ...(transactions ? { transaction: transactions } : {}),
+      }),
+    ),
+  };
+}

@@ -1,0 +1,152 @@
+import QRCode from "qrcode";
+import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
+import { getConfig } from "@/lib/config";
+import { transaction } from "@/lib/db";
+import { Conflict, NotFound } from "@/lib/errors";
+import { getTenant, type Tenant } from "@/lib/tenants";
+import { checkOobToken, newOobToken, tokenUsable } from "./oob-token";
+import { toAuthenticatorRequest, type AuthenticatorRequest } from "./request";
+import { completeRequest, findRequest, findRequestTenant, setOobTokenHash } from "./store";
+
+/** The request as it reads now (status check); polling is not audited (docs/authenticator-api.md). */
+export async function getRequest(tenant: Tenant, requestId: string): Promise<AuthenticatorRequest> {
+  const record = await findRequest(tenant.id, requestId);
+  if (!record) throw new NotFound("request not found");
+  return toAuthenticatorRequest(tenant, record);
+}
+
+/** PENDING → INVALIDATED; a request in any other state (or past `validUntil`) is returned unchanged. */
+export async function cancelRequest(
+  tenant: Tenant,
+  requestId: string,
+  context: AuditContext,
+): Promise<AuthenticatorRequest> {
+  return auditFailures(tenant.id, "authenticator.request.cancel", context, async () => {
+    const { record, cancelled } = await transaction(async () => {
+      const current = await findRequest(tenant.id, requestId, { lock: true });
+      if (!current) throw new NotFound("request not found");
+      const cancelled =
+        current.status === "PENDING" &&
+        !current.expired &&
+        (await completeRequest(tenant.id, requestId, { status: "INVALIDATED" }));
+      return { record: cancelled ? (await findRequest(tenant.id, requestId))! : current, cancelled };
+    });
+    await recordAuditEvent(tenant.id, {
+      ...context,
+      type: "authenticator.request.cancelled",
+      details: { requestId, changed: cancelled, status: toAuthenticatorRequest(tenant, record).status },
+    });
+    return toAuthenticatorRequest(tenant, record);
+  });
+}
+
+export interface QrCodeOptions {
+  width?: number | undefined;
+  height?: number | undefined;
+  /** Six hex digits, no `#`. */
+  fg?: string | undefined;
+  bg?: string | undefined;
+}
+
+export const QR_DEFAULT_SIZE = 256;
+
+/** What the QR code holds: the app-facing URL of the request with a fresh out-of-band token. */
+export function oobUrl(requestId: string, token: string): string {
+  return `${getConfig().baseUrl}/v1/uaf/app/requests/${requestId}?token=${token}`;
+}
+
+/**
+ * A PNG QR code for the authenticator app. Each call mints a new out-of-band token (only its hash is
+ * stored), so the newest QR code is the one that works. The code is square: the smaller of width and
+ * height, default 256 px.
+ */
+export async function createQrCode(
+  tenant: Tenant,
+  requestId: string,
+  options: QrCodeOptions,
+  context: AuditContext,
+): Promise<Buffer> {
+  return auditFailures(tenant.id, "authenticator.qrcode.create", context, async () => {
+    const url = await transaction(async () => {
+      const record = await findRequest(tenant.id, requestId, { lock: true });
+      if (!record) throw new NotFound("request not found");
+      if (!tokenUsable(record)) throw new Conflict("the request is no longer pending");
+      const { token, hash } = newOobToken();
+      await setOobTokenHash(tenant.id, requestId, hash);
+      return oobUrl(requestId, token);
+    });
+    const size = Math.min(
+      options.width ?? options.height ?? QR_DEFAULT_SIZE,
+      options.height ?? options.width ?? QR_DEFAULT_SIZE,
+    );
+    const png = await QRCode.toBuffer(url, {
+      type: "png",
+      width: size,
+      margin: 2,
+      errorCorrectionLevel: "M",
+      color: { dark: `#${options.fg ?? "000000"}ff`, light: `#${options.bg ?? "ffffff"}ff` },
+    });
+    await recordAuditEvent(tenant.id, {
+      ...context,
+      type: "authenticator.qrcode.created",
+      details: { requestId },
+    });
+    return png;
+  });
+}
+
+/** What the authenticator app sees of a request: enough to show it and answer, nothing about the user id. */
+export interface AppRequestView {
+  id: string;
+  operation: AuthenticatorRequest["operation"];
+  status: AuthenticatorRequest["status"];
+  username: string;
+  validUntil: Date;
+  relyingParty: AuthenticatorRequest["relyingParty"];
+  request: string;
+  transaction?: string;
+  error?: AuthenticatorRequest["error"];
+}
+
+export function toAppView(request: AuthenticatorRequest): AppRequestView {
+  const { id, operation, status, username, validUntil, relyingParty, transaction, error } = request;
+  return {
+    id,
+    operation,
+    status,
+    username,
+    validUntil,
+    relyingParty,
+    request: request.request,
+    ...(transaction !== undefined ? { transaction } : {}),
+    ...(error ? { error } : {}),
+  };
+}
+
+/** The tenant a request belongs to, for the app-facing routes (which carry no API key). */
+export async function tenantOfRequest(requestId: string): Promise<Tenant> {
+  const tenantId = await findRequestTenant(requestId);
+  if (!tenantId) throw new NotFound("request not found");
+  return getTenant(tenantId);
+}
+
+/** The app fetches the request it scanned, with the out-of-band token. */
+export async function fetchRequestForApp(
+  requestId: string,
+  token: string,
+  context: AuditContext,
+): Promise<{ tenant: Tenant; request: AppRequestView }> {
+  const tenant = await tenantOfRequest(requestId);
+  return auditFailures(tenant.id, "authenticator.request.fetch", context, async () => {
+    const record = await findRequest(tenant.id, requestId);
+    if (!record) throw new NotFound("request not found");
+    checkOobToken(record, token);
+    await recordAuditEvent(tenant.id, {
+      ...context,
+      actor: "oob_token",
+      type: "authenticator.request.fetched",
+      details: { requestId },
+    });
+    return { tenant, request: toAppView(toAuthenticatorRequest(tenant, record)) };
+  });
+}

@@ -1,0 +1,218 @@
+import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
+import {
+  UafError,
+  UafStatus,
+  parseUafResponse,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+  type ExpectedRequest,
+  type Policy,
+  type Transaction,
+} from "@/lib/ceremonies/uaf";
+import { sha256Hex } from "@/lib/crypto";
+import { transaction } from "@/lib/db";
+import { NotFound } from "@/lib/errors";
+import type { Tenant } from "@/lib/tenants";
+import { checkOobToken } from "./oob-token";
+import { trustedFacetIds } from "./policy";
+import { EXPIRED_ERROR, toAuthenticatorRequest, type AuthenticatorRequest } from "./request";
+import { serverDataKey } from "./server-data";
+import {
+  advanceSignCounter,
+  completeRequest,
+  findRequest,
+  insertRegistration,
+  selectRegistrations,
+  setOobTokenHash,
+  type RequestOutcome,
+  type RequestRecord,
+} from "./store";
+
+export interface DeviceKeyInfo {
+  pushToken?: string | undefined;
+  secret?: string | undefined;
+  keyName?: string | undefined;
+  deviceOs?: string | undefined;
+  osVersion?: string | undefined;
+  manufacturer?: string | undefined;
+  model?: string | undefined;
+}
+
+export interface ValidateInput {
+  uafResponse: string;
+  deviceKeyInfo?: DeviceKeyInfo | undefined;
+}
+
+/** How the caller proved it may answer: the relying party's API key, or the request's out-of-band token. */
+export type Answerer = { kind: "api-key" } | { kind: "oob-token"; token: string };
+
+/**
+ * Checks the authenticator's UAF response to a PENDING request and stores the outcome: OK (REG stores
+ * the registration, AUTH advances the sign counter) or FAILED with a UAF status code. The request row
+ * is locked while this runs, so of concurrent or replayed answers exactly one is checked; a request
+ * that is no longer PENDING comes back unchanged.
+ */
+export async function validateRequest(
+  tenant: Tenant,
+  requestId: string,
+  input: ValidateInput,
+  answerer: Answerer,
+  context: AuditContext,
+): Promise<AuthenticatorRequest> {
+  return auditFailures(tenant.id, "authenticator.request.validate", context, async () => {
+    const { record, outcome } = await transaction(async () => {
+      const record = await findRequest(tenant.id, requestId, { lock: true });
+      if (!record) throw new NotFound("request not found");
+      if (answerer.kind === "oob-token") checkOobToken(record, answerer.token);
+      if (record.status !== "PENDING") {
+        // The app acknowledged a DEREG (already OK): its token has done its job.
+        if (answerer.kind === "oob-token") await setOobTokenHash(tenant.id, requestId, null);
+        return { record, outcome: undefined };
+      }
+      const outcome = record.expired
+        ? ({ status: "FAILED", errorCode: EXPIRED_ERROR.code, errorReason: EXPIRED_ERROR.reason } as const)
+        : await verify(tenant, record, input);
+      await completeRequest(tenant.id, requestId, outcome);
+      return { record: (await findRequest(tenant.id, requestId))!, outcome };
+    });
+    if (outcome) await auditOutcome(tenant, record, outcome, context);
+    return toAuthenticatorRequest(tenant, record);
+  });
+}
+
+async function verify(tenant: Tenant, record: RequestRecord, input: ValidateInput): Promise<RequestOutcome> {
+  try {
+    const parsed = parseUafResponse(input.uafResponse);
+    const expected: ExpectedRequest = {
+      appID: record.appId,
+      challenge: record.challenge!,
+      serverData: record.serverData!,
+      serverDataKey: serverDataKey(tenant.id),
+      requestId: record.id,
+      trustedFacetIds: trustedFacetIds(tenant),
+      policy: record.policy as Policy,
+      now: new Date(record.now),
+    };
+    if (record.operation === "REG") return await register(tenant, record, parsed, expected, input);
+    return await authenticate(tenant, record, parsed, expected);
+  } catch (error) {
+    if (error instanceof UafError) {
+      return { status: "FAILED", errorCode: error.code, errorReason: error.reason };
+    }
+    throw error;
+  }
+}
+
+async function register(
+  tenant: Tenant,
+  record: RequestRecord,
+  parsed: ReturnType<typeof parseUafResponse>,
+  expected: ExpectedRequest,
+  input: ValidateInput,
+): Promise<RequestOutcome> {
+  const verified = verifyRegistrationResponse(parsed, {
+    ...expected,
+    attestation: {
+      trustedRoots: tenant.uaf.trustedRoots,
+      allowSurrogate: tenant.uaf.allowSurrogate && !record.requireFullAttestation,
+    },
+  });
+  const info = input.deviceKeyInfo ?? {};
+  const stored = await insertRegistration({
+    tenantId: tenant.id,
+    userId: record.userId,
+    aaid: verified.aaid,
+    keyId: verified.keyId.toString("base64url"),
+    publicKey: verified.publicKey.toString("base64url"),
+    publicKeyAlgAndEncoding: verified.publicKeyAlgAndEncoding,
+    signatureAlgAndEncoding: verified.signatureAlgAndEncoding,
+    signCounter: verified.signCounter,
+    regCounter: verified.regCounter,
+    authenticatorVersion: verified.authenticatorVersion,
+    attestationType: verified.attestationType,
+    attestationCertificates: verified.attestationCertificates.map((der) => der.toString("base64")),
+    facetId: verified.facetId,
+    upv: `${verified.upv.major}.${verified.upv.minor}`,
+    appId: record.appId,
+    name: defaultKeyName(info, verified.aaid),
+    deviceOs: info.deviceOs ?? null,
+    osVersion: info.osVersion ?? null,
+    manufacturer: info.manufacturer ?? null,
+    model: info.model ?? null,
+    pushToken: info.pushToken ?? null,
+    secretHash: info.secret ? sha256Hex(info.secret) : null,
+    isSecondFactorOnly: record.isSecondFactorOnly ?? false,
+  });
+  if (!stored) {
+    throw new UafError(
+      UafStatus.UNACCEPTABLE_AUTHENTICATOR,
+      "key_already_registered",
+      "This authenticator key is already registered",
+    );
+  }
+  return { status: "OK", deviceId: stored.id };
+}
+
+function defaultKeyName(info: DeviceKeyInfo, aaid: string): string {
+  const named = info.keyName?.trim();
+  if (named) return named;
+  const device = [info.manufacturer, info.model].filter(Boolean).join(" ").trim();
+  return device || `UAF authenticator ${aaid}`;
+}
+
+async function authenticate(
+  tenant: Tenant,
+  record: RequestRecord,
+  parsed: ReturnType<typeof parseUafResponse>,
+  expected: ExpectedRequest,
+): Promise<RequestOutcome> {
+  const registrations = await selectRegistrations(tenant.id, record.userId, record.deviceIds ?? undefined);
+  const verified = verifyAuthenticationResponse(parsed, {
+    ...expected,
+    registrations: registrations.map((row) => ({
+      row,
+      aaid: row.aaid,
+      keyId: Buffer.from(row.keyId, "base64url"),
+      publicKey: Buffer.from(row.publicKey, "base64url"),
+      publicKeyAlgAndEncoding: row.publicKeyAlgAndEncoding,
+      signatureAlgAndEncoding: row.signatureAlgAndEncoding,
+      signCounter: row.signCounter,
+    })),
+    ...(record.transaction ? { transaction: record.transaction as Transaction[] } : {}),
+  });
+  const registration = verified.registration.row;
+  const advanced = await advanceSignCounter(
+    tenant.id,
+    registration.id,
+    registration.signCounter,
+    verified.signCounter,
+  );
+  if (!advanced) {
+    throw new UafError(
+      UafStatus.REVOKED_AUTHENTICATOR,
+      "counter_regression",
+      "The sign counter changed while this response was checked",
+    );
+  }
+  return { status: "OK", deviceId: registration.id };
+}
+
+async function auditOutcome(
+  tenant: Tenant,
+  record: RequestRecord,
+  outcome: RequestOutcome,
+  context: AuditContext,
+): Promise<void> {
+  const kind = record.operation === "REG" ? "registration" : "authentication";
+  const ok = outcome.status === "OK";
+  await recordAuditEvent(tenant.id, {
+    ...context,
+    type: `authenticator.${kind}.${ok ? "succeeded" : "failed"}`,
+    details: {
+      requestId: record.id,
+      userId: record.externalUserId,
+      ...(ok ? { deviceId: outcome.deviceId } : {}),
+      ...(outcome.status === "FAILED" ? { code: outcome.errorCode, reason: outcome.errorReason } : {}),
+    },
+  });
+}

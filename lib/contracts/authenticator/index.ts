@@ -1,0 +1,2 @@
+export * from "./routes";
+export { requestDto, appRequestDto, deviceDto } from "./dto";
