@@ -2,6 +2,7 @@ export { createRequest, type CreateRequestInput } from "./create-request";
 export { validateRequest, type Answerer, type DeviceKeyInfo, type ValidateInput } from "./validate-request";
 export {
   cancelRequest,
+  createAppLink,
   createQrCode,
   fetchRequestForApp,
   getRequest,

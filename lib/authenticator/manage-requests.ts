@@ -56,9 +56,35 @@ export function oobUrl(requestId: string, token: string): string {
 }
 
 /**
- * A PNG QR code for the authenticator app. Each call mints a new out-of-band token (only its hash is
- * stored), so the newest QR code is the one that works. The code is square: the smaller of width and
- * height, default 256 px.
+ * Mints a new out-of-band token for the request (only its hash is stored, replacing the previous one)
+ * and returns the app URL that carries it: what the QR code holds, or a link to open on the phone itself.
+ */
+export async function createAppLink(
+  tenant: Tenant,
+  requestId: string,
+  context: AuditContext,
+): Promise<{ href: string; validUntil: Date }> {
+  return auditFailures(tenant.id, "authenticator.link.create", context, async () => {
+    const link = await transaction(async () => {
+      const record = await findRequest(tenant.id, requestId, { lock: true });
+      if (!record) throw new NotFound("request not found");
+      if (!tokenUsable(record)) throw new Conflict("the request is no longer pending");
+      const { token, hash } = newOobToken();
+      await setOobTokenHash(tenant.id, requestId, hash);
+      return { href: oobUrl(requestId, token), validUntil: record.validUntil };
+    });
+    await recordAuditEvent(tenant.id, {
+      ...context,
+      type: "authenticator.link.created",
+      details: { requestId },
+    });
+    return link;
+  });
+}
+
+/**
+ * A PNG QR code of a fresh app link (createAppLink), so the newest QR code is the one that works.
+ * The code is square: the smaller of width and height, default 256 px.
  */
 export async function createQrCode(
   tenant: Tenant,
@@ -66,32 +92,17 @@ export async function createQrCode(
   options: QrCodeOptions,
   context: AuditContext,
 ): Promise<Buffer> {
-  return auditFailures(tenant.id, "authenticator.qrcode.create", context, async () => {
-    const url = await transaction(async () => {
-      const record = await findRequest(tenant.id, requestId, { lock: true });
-      if (!record) throw new NotFound("request not found");
-      if (!tokenUsable(record)) throw new Conflict("the request is no longer pending");
-      const { token, hash } = newOobToken();
-      await setOobTokenHash(tenant.id, requestId, hash);
-      return oobUrl(requestId, token);
-    });
-    const size = Math.min(
-      options.width ?? options.height ?? QR_DEFAULT_SIZE,
-      options.height ?? options.width ?? QR_DEFAULT_SIZE,
-    );
-    const png = await QRCode.toBuffer(url, {
-      type: "png",
-      width: size,
-      margin: 2,
-      errorCorrectionLevel: "M",
-      color: { dark: `#${options.fg ?? "000000"}ff`, light: `#${options.bg ?? "ffffff"}ff` },
-    });
-    await recordAuditEvent(tenant.id, {
-      ...context,
-      type: "authenticator.qrcode.created",
-      details: { requestId },
-    });
-    return png;
+  const { href } = await createAppLink(tenant, requestId, context);
+  const size = Math.min(
+    options.width ?? options.height ?? QR_DEFAULT_SIZE,
+    options.height ?? options.width ?? QR_DEFAULT_SIZE,
+  );
+  return QRCode.toBuffer(href, {
+    type: "png",
+    width: size,
+    margin: 2,
+    errorCorrectionLevel: "M",
+    color: { dark: `#${options.fg ?? "000000"}ff`, light: `#${options.bg ?? "ffffff"}ff` },
   });
 }
 

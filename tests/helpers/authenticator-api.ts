@@ -2,6 +2,7 @@ import * as registrationsRename from "@/app/(authenticator-api)/mgmt/v1/registra
 import * as registrationsUser from "@/app/(authenticator-api)/mgmt/v1/registrations/[userId]/route";
 import * as registrationsDevice from "@/app/(authenticator-api)/mgmt/v1/registrations/[userId]/[deviceId]/route";
 import * as appRequest from "@/app/(authenticator-api)/v1/uaf/app/requests/[id]/route";
+import * as link from "@/app/(authenticator-api)/v1/uaf/requests/[id]/link/route";
 import * as qrcode from "@/app/(authenticator-api)/v1/uaf/requests/[id]/qrcode/route";
 import * as request from "@/app/(authenticator-api)/v1/uaf/requests/[id]/route";
 import * as requests from "@/app/(authenticator-api)/v1/uaf/requests/route";
@@ -14,6 +15,7 @@ type RouteModule = Partial<Record<"GET" | "POST" | "PUT" | "DELETE", Handler>>;
 const ROUTES: [string, RouteModule][] = [
   ["/v1/uaf/requests", requests],
   ["/v1/uaf/requests/{id}/qrcode", qrcode],
+  ["/v1/uaf/requests/{id}/link", link],
   ["/v1/uaf/requests/{id}", request],
   ["/v1/uaf/app/requests/{id}", appRequest],
   ["/mgmt/v1/registrations/rename/{deviceId}", registrationsRename],

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineContract } from "@/lib/http/contract";
 import {
+  AppLink,
   AppRequest,
   CreateRequest,
   Device,
@@ -101,6 +102,20 @@ export const getUafRequestQrCode = defineContract({
     },
     ...authenticatorErrors(400, 401, 404, 409, 500),
   },
+});
+
+export const getUafRequestLink = defineContract({
+  ...keyed,
+  method: "GET",
+  path: "/v1/uaf/requests/{id}/link",
+  operationId: "getAppLink",
+  summary: "Get the app link of a request",
+  description:
+    "The URL the QR code would hold, as text: for a button that opens the authenticator app on the same phone " +
+    "(or to render the QR code yourself). Mints a fresh out-of-band token like the QR code does.",
+  tags: ["Requests"],
+  params: RequestIdParam,
+  responses: { "200": json("The app link", AppLink), ...authenticatorErrors(400, 401, 404, 409, 500) },
 });
 
 export const fetchAppRequest = defineContract({

@@ -175,6 +175,13 @@ export const AppRequest = z
   })
   .meta({ id: "AppRequest", description: "What the authenticator app sees of a request" });
 
+export const AppLink = z
+  .object({
+    href: z.string().meta({ description: "`<origin>/v1/uaf/app/requests/<id>?token=<out-of-band token>`" }),
+    validUntil: z.iso.datetime(),
+  })
+  .meta({ id: "AppLink" });
+
 export const Device = z
   .object({
     deviceId: z.string(),
