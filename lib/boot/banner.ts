@@ -25,6 +25,7 @@ export function banner(config: Config, demo: DemoTenant | undefined, created: bo
       `    RP ID / origins    ${demo.rpId} / ${demo.origins.join(", ")}`,
       `    status page        ${base}/t/${demo.tenantId}/admin/`,
       `    Passkey API        ${base}/passkey/${demo.tenantId}/  (demo: ${base}/examples/passkeys)`,
+      `    Authenticator API  ${base}/v1/uaf/requests  (demo: ${base}/examples/uaf)`,
       `    admin key          ${demo.keys.admin}`,
       `    passkey key        ${demo.keys.passkey}`,
       `    authenticator key  ${demo.keys.authenticator}`,
