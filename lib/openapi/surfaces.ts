@@ -1,4 +1,5 @@
 import * as admin from "@/lib/contracts/admin";
+import * as authenticatorFacets from "@/lib/contracts/authenticator/facets";
 import * as authenticator from "@/lib/contracts/authenticator/routes";
 import * as health from "@/lib/contracts/health";
 import { SPEC_ALIASES } from "@/lib/contracts/passkey/aliases";
@@ -26,7 +27,7 @@ export const SURFACE_DOCUMENTS: Partial<Record<Surface, SurfaceDocument>> = {
       "the key names the tenant. The authenticator app uses the `/v1/uaf/app/…` URL from the QR code, authorised by its " +
       "out-of-band token. Errors are `{code, message}`; a 404 spells the field `messsage`.",
     serverPath: "",
-    contracts: Object.values(authenticator),
+    contracts: [...Object.values(authenticator), authenticatorFacets.getTrustedFacets],
   },
   admin: {
     title: "Sesame admin API",
