@@ -1,5 +1,15 @@
 import Link from "next/link";
 
+const EXAMPLES = [
+  { name: "Passkeys demo", path: "/examples/passkeys", note: "a relying party on the Passkey API" },
+  { name: "FIDO UAF demo", path: "/examples/uaf", note: "a relying party on the Authenticator request API" },
+  {
+    name: "Demo authenticator",
+    path: "/examples/authenticator",
+    note: "the phone app of the out-of-band flow, in the browser",
+  },
+];
+
 const SURFACES = [
   { name: "Authenticator request API", path: "/v1/uaf/requests", note: "FIDO UAF, out of band" },
   { name: "Passkey API", path: "/passkey/{tenant_id}", note: "tenant-scoped WebAuthn" },
@@ -19,6 +29,17 @@ export default function Home() {
             <span className="font-medium">{surface.name}</span>
             <code className="text-sm text-slate-600">{surface.path}</code>
             <span className="w-full text-sm text-slate-500">{surface.note}</span>
+          </li>
+        ))}
+      </ul>
+      <h2 className="mt-8 text-lg font-medium">Examples</h2>
+      <ul className="mt-3 divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white">
+        {EXAMPLES.map((example) => (
+          <li key={example.path} className="px-4 py-3">
+            <Link href={example.path} className="font-medium text-blue-700 underline">
+              {example.name}
+            </Link>
+            <span className="block text-sm text-slate-500">{example.note}</span>
           </li>
         ))}
       </ul>
