@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { createTestAttestationCa } from "@/lib/ceremonies/uaf";
 
 const TSX = path.resolve("node_modules/.bin/tsx");
 // On PGlite every run gets its own data folder; on Postgres the suite's DATABASE_URL is inherited.
@@ -76,6 +77,59 @@ describe("npm run sesame", { timeout: 120_000 }, () => {
     const badPolicy = sesame("tenant", "update", tenantId, "--attestation", "always");
     expect(badPolicy.code).toBe(1);
     expect(badPolicy.stderr).toContain("tenant.passkeyPolicy.attestation");
+
+    // UAF settings merge field by field too; each repeatable option replaces its list, `none` empties it.
+    const rootPem = createTestAttestationCa({
+      notBefore: new Date(Date.now() - 86_400_000),
+      notAfter: new Date(Date.now() + 86_400_000),
+    }).root.pem;
+    const rootFile = path.join(dataDir, "root.pem");
+    fs.writeFileSync(rootFile, rootPem);
+    const uaf = sesame(
+      "tenant",
+      "update",
+      tenantId,
+      "--uaf-facet",
+      "android:apk-key-hash:2jmj7l5rSw0yVb_vlWAYkK_YBwk",
+      "--uaf-facet",
+      "https://app.cli.test",
+      "--uaf-trusted-root",
+      rootFile,
+      "--uaf-aaid",
+      "ffff#5e5a",
+      "--uaf-test-authenticators",
+      "true",
+      "--json",
+    );
+    expect(uaf.code, uaf.stderr).toBe(0);
+    expect(JSON.parse(uaf.stdout).tenant.uaf).toEqual({
+      appId: "",
+      facetIds: ["android:apk-key-hash:2jmj7l5rSw0yVb_vlWAYkK_YBwk", "https://app.cli.test"],
+      trustedRoots: [expect.stringContaining("-----BEGIN CERTIFICATE-----")],
+      allowSurrogate: true,
+      acceptedAaids: ["FFFF#5E5A"],
+      allowTestAuthenticators: true,
+    });
+    const merged = sesame(
+      "tenant",
+      "update",
+      tenantId,
+      "--uaf-allow-surrogate",
+      "false",
+      "--uaf-aaid",
+      "none",
+      "--json",
+    );
+    expect(merged.code, merged.stderr).toBe(0);
+    expect(JSON.parse(merged.stdout).tenant.uaf).toMatchObject({
+      facetIds: ["android:apk-key-hash:2jmj7l5rSw0yVb_vlWAYkK_YBwk", "https://app.cli.test"],
+      allowSurrogate: false,
+      acceptedAaids: [],
+      allowTestAuthenticators: true,
+    });
+    const badUaf = sesame("tenant", "update", tenantId, "--uaf-app-id", "http://cli.test/facets");
+    expect(badUaf.code).toBe(1);
+    expect(badUaf.stderr).toContain("tenant.uaf.appId");
 
     const refused = sesame("tenant", "update", tenantId, "--passcode-ttl", "900", "--name", "Renamed");
     expect(refused.code).toBe(1);

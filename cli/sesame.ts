@@ -1,8 +1,11 @@
 /**
  * The Sesame CLI: `npm run sesame -- <command>`. Works on both drivers: with DATABASE_URL on Postgres,
  * else on the embedded database in SESAME_DATA_DIR (which must not be in use by a running server).
+ * The `authenticator` commands are the exception: they play the phone app over HTTP, keep their keys in
+ * a local file and never open the database, so they run next to a server on the same data folder.
  */
 import { parseArgs } from "node:util";
+import { AUTHENTICATOR_COMMANDS } from "./commands/authenticator";
 import { keyCreate, keyList, keyRevoke } from "./commands/key";
 import { signingKeyList, signingKeyRotate } from "./commands/signing-key";
 import { tenantCreate, tenantList, tenantUpdate } from "./commands/tenant";
@@ -21,7 +24,11 @@ const COMMANDS: Command[] = [
   keyRevoke,
   signingKeyRotate,
   signingKeyList,
+  ...AUTHENTICATOR_COMMANDS,
 ];
+
+/** Commands that speak HTTP only and must not open (or lock) the database. */
+const WITHOUT_DATABASE = new Set<Command>(AUTHENTICATOR_COMMANDS);
 
 function help(): string {
   return [
@@ -30,6 +37,9 @@ function help(): string {
     ...COMMANDS.flatMap((command) => [`  ${command.usage}`, `      ${command.description}`]),
     "",
     "Add --json for machine-readable output.",
+    "The authenticator commands never open the database: they answer requests over HTTP at the link's",
+    "origin and keep their keys in --file (default $SESAME_DATA_DIR/authenticator.json, i.e.",
+    "./.data/authenticator.json; it holds private keys and is written with mode 0600).",
   ].join("\n");
 }
 
@@ -50,9 +60,11 @@ async function main(argv: string[]): Promise<number> {
     strict: true,
   });
 
-  // Imported late so that `--help` and usage errors never open the database.
+  // Imported late so that `--help`, usage errors and the authenticator commands never open the database.
   const { AppError } = await import("@/lib/errors");
-  const { closeDatabase } = await import("@/lib/db");
+  const { closeDatabase } = WITHOUT_DATABASE.has(command)
+    ? { closeDatabase: async () => {} }
+    : await import("@/lib/db");
   try {
     await command.run({ values, positionals, json: (values as Record<string, unknown>).json === true });
     return 0;

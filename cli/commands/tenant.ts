@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { recordAuditEvent } from "@/lib/audit";
 import { listTenants, provisionTenant, updateTenant, type Tenant } from "@/lib/tenants";
 import { printJson, printTable, UsageError } from "../output";
@@ -22,6 +23,12 @@ const SETTINGS_OPTIONS = {
   "mfa-attestation": { type: "string" },
   "mfa-resident-key": { type: "string" },
   "mfa-attachment": { type: "string" },
+  "uaf-app-id": { type: "string" },
+  "uaf-facet": { type: "string", multiple: true },
+  "uaf-trusted-root": { type: "string", multiple: true },
+  "uaf-allow-surrogate": { type: "string" },
+  "uaf-aaid": { type: "string", multiple: true },
+  "uaf-test-authenticators": { type: "string" },
 } as const;
 
 /** `--attachment any` clears the attachment (any authenticator). */
@@ -35,6 +42,43 @@ function policyFrom(values: Record<string, unknown>, prefix: "" | "mfa-") {
     attachment: attachment(values[`${prefix}attachment`]),
   };
   const set = Object.entries(policy).filter(([, value]) => value !== undefined);
+  return set.length > 0 ? Object.fromEntries(set) : undefined;
+}
+
+/** A repeatable option; `none` alone clears the list. */
+const list = (value: unknown) =>
+  Array.isArray(value) ? (value.length === 1 && value[0] === "none" ? [] : value) : undefined;
+
+/** `true`/`false`; anything else goes to the domain, which names the field in its error. */
+const boolean = (value: unknown) => (value === "true" ? true : value === "false" ? false : value);
+
+/** The certificates of each PEM file (a file may hold several). */
+function trustedRoots(value: unknown): string[] | undefined {
+  const files = list(value);
+  return files?.flatMap((file: string) => {
+    let pem: string;
+    try {
+      pem = fs.readFileSync(file, "utf8");
+    } catch (error) {
+      throw new Error(`--uaf-trusted-root ${file}: ${(error as Error).message}`);
+    }
+    const certificates = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g);
+    if (!certificates) throw new Error(`--uaf-trusted-root ${file}: no PEM certificate in the file`);
+    return certificates.map((certificate) => `${certificate}\n`);
+  });
+}
+
+/** UAF settings merge field by field into the tenant's, like the WebAuthn policies; lists replace. */
+function uafFrom(values: Record<string, unknown>) {
+  const uaf = {
+    appId: text(values["uaf-app-id"]),
+    facetIds: list(values["uaf-facet"]),
+    trustedRoots: trustedRoots(values["uaf-trusted-root"]),
+    allowSurrogate: boolean(values["uaf-allow-surrogate"]),
+    acceptedAaids: list(values["uaf-aaid"]),
+    allowTestAuthenticators: boolean(values["uaf-test-authenticators"]),
+  };
+  const set = Object.entries(uaf).filter(([, value]) => value !== undefined);
   return set.length > 0 ? Object.fromEntries(set) : undefined;
 }
 
@@ -56,6 +100,7 @@ function settingsFrom(values: Record<string, unknown>): Record<string, unknown> 
     signingAlgorithm: text(values["signing-algorithm"]),
     passkeyPolicy: policyFrom(values, ""),
     mfaPolicy: policyFrom(values, "mfa-"),
+    uaf: uafFrom(values),
   };
   return Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined));
 }
@@ -70,7 +115,9 @@ export const tenantCreate: Command = {
     "[--signing-algorithm RS256|ES256|EdDSA] [--user-verification required|preferred|discouraged] " +
     "[--attestation none|indirect|direct|enterprise] [--resident-key required|preferred|discouraged] " +
     "[--attachment platform|cross-platform|any] [--mfa-user-verification …] [--mfa-attestation …] " +
-    "[--mfa-resident-key …] [--mfa-attachment …] [--json]",
+    '[--mfa-resident-key …] [--mfa-attachment …] [--uaf-app-id <https url|"">] [--uaf-facet <facet id|none>]... ' +
+    "[--uaf-trusted-root <file.pem|none>]... [--uaf-allow-surrogate true|false] [--uaf-aaid <VVVV#MMMM|none>]... " +
+    "[--uaf-test-authenticators true|false] [--json]",
   description:
     "Create a tenant with a signing key and one API key per scope (admin, passkey, authenticator).",
   options: SETTINGS_OPTIONS,
@@ -110,7 +157,9 @@ export const tenantList: Command = {
 export const tenantUpdate: Command = {
   name: "tenant update",
   usage: "tenant update <tenant-id> [the settings options of tenant create] [--json]",
-  description: "Change settings of a tenant. --origin replaces the whole list.",
+  description:
+    "Change settings of a tenant. Policies and UAF settings merge field by field; --origin and each " +
+    "repeatable --uaf-… option replace their whole list (none empties it).",
   options: SETTINGS_OPTIONS,
   async run({ values, positionals, json }) {
     const [tenantId] = positionals;
