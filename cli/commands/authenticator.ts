@@ -266,21 +266,6 @@ async function confirmation(
 /** A server that accepts the connection but never answers counts as a network failure after this long. */
 const HTTP_TIMEOUT_SECONDS = 30;
 
-/**
- * handleAppLink uses the global fetch, which waits forever by default; this process is a short-lived
- * CLI, so its calls get a deadline by wrapping fetch for the duration of `work`.
- */
-async function withDeadline<T>(work: () => Promise<T>): Promise<T> {
-  const original = globalThis.fetch;
-  globalThis.fetch = (input, init) =>
-    original(input, { ...init, signal: init?.signal ?? AbortSignal.timeout(HTTP_TIMEOUT_SECONDS * 1000) });
-  try {
-    return await work();
-  } finally {
-    globalThis.fetch = original;
-  }
-}
-
 /** One clear line for everything that can go wrong between the link and the answer. */
 function explain(error: unknown, link: AppLink): Error {
   if (error instanceof AuthenticatorCliError) return error;
@@ -362,18 +347,17 @@ async function answer({ values, positionals, json }: CommandInput, expected?: Op
 
   let result: HandleResult;
   try {
-    result = await withDeadline(() =>
-      handleAppLink(authenticator, payload, {
-        deviceKeyInfo: {
-          ...(keyName !== undefined ? { keyName } : {}),
-          deviceOs: os.type().slice(0, 64),
-          osVersion: os.release().slice(0, 64),
-          model: "Sesame CLI software authenticator",
-        },
-        confirm: (summary, request) =>
-          confirmation(summary, request, { yes: values.yes === true, expected, out, facetId }),
-      }),
-    );
+    result = await handleAppLink(authenticator, payload, {
+      timeoutMs: HTTP_TIMEOUT_SECONDS * 1000,
+      deviceKeyInfo: {
+        ...(keyName !== undefined ? { keyName } : {}),
+        deviceOs: os.type().slice(0, 64),
+        osVersion: os.release().slice(0, 64),
+        model: "Sesame CLI software authenticator",
+      },
+      confirm: (summary, request) =>
+        confirmation(summary, request, { yes: values.yes === true, expected, out, facetId }),
+    });
   } catch (error) {
     throw explain(error, link);
   }

@@ -61,9 +61,17 @@ export class AppRequestError extends Error {
   }
 }
 
-async function exchange(link: AppLink, init: RequestInit): Promise<AppRequest> {
+/** How long one call may take before it counts as a network failure. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+async function exchange(
+  link: AppLink,
+  init: RequestInit,
+  timeoutMs = DEFAULT_TIMEOUT_MS,
+): Promise<AppRequest> {
   const response = await fetch(link.url, {
     ...init,
+    signal: AbortSignal.timeout(timeoutMs),
     headers: { accept: "application/json", ...(init.body ? { "content-type": "application/json" } : {}) },
   });
   const body: unknown = await response.json().catch(() => undefined);
@@ -77,8 +85,8 @@ async function exchange(link: AppLink, init: RequestInit): Promise<AppRequest> {
   return appRequestSchema.parse(body);
 }
 
-export function fetchAppRequest(link: AppLink): Promise<AppRequest> {
-  return exchange(link, { method: "GET" });
+export function fetchAppRequest(link: AppLink, timeoutMs?: number): Promise<AppRequest> {
+  return exchange(link, { method: "GET" }, timeoutMs);
 }
 
 export interface DeviceKeyInfo {
@@ -94,12 +102,15 @@ export interface DeviceKeyInfo {
 export function answerAppRequest(
   link: AppLink,
   body: { uafResponse: string; deviceKeyInfo?: DeviceKeyInfo },
+  timeoutMs?: number,
 ): Promise<AppRequest> {
-  return exchange(link, { method: "PUT", body: JSON.stringify(body) });
+  return exchange(link, { method: "PUT", body: JSON.stringify(body) }, timeoutMs);
 }
 
 export interface HandleOptions {
   deviceKeyInfo?: DeviceKeyInfo;
+  /** Per HTTP call (default 30 s). */
+  timeoutMs?: number;
   /**
    * Asked before answering, with what the request asks (operation, relying party, username,
    * transaction text). Return false to decline: nothing is sent and the request stays PENDING.
@@ -126,7 +137,7 @@ export async function handleAppLink(
   options: HandleOptions = {},
 ): Promise<HandleResult> {
   const link = parseAppLink(qrPayload);
-  const request = await fetchAppRequest(link);
+  const request = await fetchAppRequest(link, options.timeoutMs);
   const summary = authenticator.describe(request.request);
   if (request.operation !== "DEREG" && request.status !== "PENDING") {
     throw new AppRequestError(409, `the request is ${request.status}, not PENDING`);
@@ -134,16 +145,22 @@ export async function handleAppLink(
   if (options.confirm && !(await options.confirm(summary, request))) return { request, summary };
   if (request.operation === "DEREG") {
     const { removed } = authenticator.deregister(request.request);
-    const outcome = await answerAppRequest(link, { uafResponse: "" });
+    const outcome = await answerAppRequest(link, { uafResponse: "" }, options.timeoutMs);
     return { request, summary, outcome, removed };
   }
   const uafResponse =
     request.operation === "REG"
       ? authenticator.register(request.request)
       : authenticator.authenticate(request.request);
-  const outcome = await answerAppRequest(link, {
-    uafResponse,
-    ...(request.operation === "REG" && options.deviceKeyInfo ? { deviceKeyInfo: options.deviceKeyInfo } : {}),
-  });
+  const outcome = await answerAppRequest(
+    link,
+    {
+      uafResponse,
+      ...(request.operation === "REG" && options.deviceKeyInfo
+        ? { deviceKeyInfo: options.deviceKeyInfo }
+        : {}),
+    },
+    options.timeoutMs,
+  );
   return { request, summary, outcome };
 }
