@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { SoftwareUafAuthenticator, parseUafRequest } from "@/lib/ceremonies/uaf";
 import { listAuditEvents } from "@/lib/audit";
-import { authenticatorRequest } from "../helpers/authenticator-api";
+import { sha256Hex } from "@/lib/crypto";
+import {
+  authenticatorRequest,
+  createUafRequest,
+  setupUafTenant,
+  storedRegistrations,
+  validateUafRequest,
+} from "../helpers/authenticator-api";
 import { createTestTenant } from "../helpers/tenants";
 
 const ORIGIN = "http://localhost:3000";
@@ -105,5 +112,60 @@ describe("REG → AUTH with a transaction → DEREG through the HTTP routes", ()
     expect(qr.headers.get("content-type")).toBe("image/png");
     const png = Buffer.from(await qr.arrayBuffer());
     expect(png.subarray(1, 4).toString()).toBe("PNG");
+  });
+});
+
+describe("what a successful answer stores", () => {
+  it("keeps deviceKeyInfo on the registration, the secret only as its SHA-256, and never shows either", async () => {
+    const t = await setupUafTenant();
+    const reg = await createUafRequest(t, { operation: "REG", userId: "u-3", isSecondFactorOnly: true });
+    expect(reg.isSecondFactorOnly).toBe(true);
+    const deviceKeyInfo = {
+      keyName: "  ",
+      secret: "device-secret",
+      pushToken: "push-token-123",
+      manufacturer: "ACME",
+      model: "Phone 1",
+      osVersion: "14",
+    };
+    const ok = await validateUafRequest(t, reg.id, t.phone.register(reg.request), deviceKeyInfo);
+    expect(ok).toMatchObject({ status: "OK", device: { keyName: "ACME Phone 1" } });
+    const [row] = await storedRegistrations(t.tenant.id);
+    expect(row).toMatchObject({
+      name: "ACME Phone 1",
+      secretHash: sha256Hex("device-secret"),
+      pushToken: "push-token-123",
+      isSecondFactorOnly: true,
+      attestationType: "basic_surrogate",
+      signCounter: 0,
+      lastUsedAt: null,
+    });
+    const listed = await (await t.api("GET", "/mgmt/v1/registrations/u-3")).text();
+    expect(JSON.parse(listed)).toEqual([
+      expect.objectContaining({ deviceId: ok.deviceID, isSecondFactorOnly: true, model: "Phone 1" }),
+    ]);
+    for (const secret of ["device-secret", sha256Hex("device-secret"), "push-token-123"]) {
+      expect(listed).not.toContain(secret);
+      expect(JSON.stringify(ok)).not.toContain(secret);
+    }
+
+    const auth = await createUafRequest(t, { operation: "AUTH", userId: "u-3" });
+    expect((await validateUafRequest(t, auth.id, t.phone.authenticate(auth.request))).status).toBe("OK");
+    const [used] = await storedRegistrations(t.tenant.id);
+    expect(used!.signCounter).toBe(1);
+    expect(used!.lastUsedAt).not.toBeNull();
+  });
+
+  it('accepts the response wrapped as {"uafProtocolMessage": …} and a non-ASCII transaction text', async () => {
+    const t = await setupUafTenant();
+    const reg = await createUafRequest(t, { operation: "REG", userId: "u-4" });
+    const wrapped = JSON.stringify({ uafProtocolMessage: t.phone.register(reg.request) });
+    expect((await validateUafRequest(t, reg.id, wrapped)).status).toBe("OK");
+
+    const text = "Zahle 10 € an Jürgen? 支付";
+    const auth = await createUafRequest(t, { operation: "AUTH", userId: "u-4", transaction: text });
+    expect(t.phone.describe(auth.request).transactionText).toBe(text);
+    const ok = await validateUafRequest(t, auth.id, t.phone.authenticate(auth.request));
+    expect(ok).toMatchObject({ status: "OK", transaction: text });
   });
 });
