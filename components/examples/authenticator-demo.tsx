@@ -8,7 +8,7 @@ import {
   type RequestDescription,
 } from "@/app/(examples)/examples/authenticator/actions";
 import type { SoftwareAuthenticatorState } from "@/lib/ceremonies/uaf";
-import { Field, Panel, StatusMessage, button, input, quietButton, type Message } from "./uaf-ui";
+import { Field, Panel, StatusMessage, button, input, quietButton, type Message } from "./ui";
 
 /** Where this demo keeps the authenticator, private keys included: fine for a demo, never for real keys. */
 const STORAGE_KEY = "sesame.examples.authenticator";

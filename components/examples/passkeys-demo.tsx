@@ -5,7 +5,7 @@ import type {
   PublicKeyCredentialCreationOptionsJSON,
   PublicKeyCredentialRequestOptionsJSON,
 } from "@simplewebauthn/browser";
-import { useCallback, useState, type FormEvent, type ReactNode } from "react";
+import { useCallback, useState, type FormEvent } from "react";
 import {
   beginRegistration,
   beginTransaction,
@@ -16,6 +16,7 @@ import {
   verifyToken,
   type DemoCredential,
 } from "@/app/(examples)/examples/passkeys/actions";
+import { Panel, RenamableRow, StatusMessage, button, input } from "./ui";
 
 /** Calls a Passkey API route that the browser may call itself (no API key). */
 async function browserCall<T>(tenantId: string, path: string, body?: unknown): Promise<T> {
@@ -28,10 +29,6 @@ async function browserCall<T>(tenantId: string, path: string, body?: unknown): P
   if (!res.ok) throw new Error([...(json.title ?? []), ...(json.details ?? [])].join(": "));
   return json as T;
 }
-
-const button =
-  "rounded bg-slate-900 px-3 py-1.5 text-sm font-medium text-white hover:bg-slate-700 disabled:opacity-40";
-const input = "rounded border border-slate-300 px-2 py-1.5 text-sm";
 
 export function PasskeysDemo({ tenantId }: { tenantId: string }) {
   const [username, setUsername] = useState("");
@@ -117,11 +114,7 @@ export function PasskeysDemo({ tenantId }: { tenantId: string }) {
             Log in with passkey
           </button>
         </form>
-        {message && (
-          <p role="status" className={`mt-3 text-sm ${message.error ? "text-red-700" : "text-emerald-700"}`}>
-            {message.text}
-          </p>
-        )}
+        <StatusMessage message={message} />
       </Panel>
 
       {user && (
@@ -181,38 +174,22 @@ function CredentialRow({
   onRename: (name: string) => Promise<void>;
   onDelete: () => Promise<void>;
 }) {
-  const [name, setName] = useState(credential.name);
   return (
-    <li className="flex flex-wrap items-center gap-2 py-2" aria-label={`Passkey ${credential.name}`}>
-      <input
-        aria-label="Passkey name"
-        className={`${input} grow`}
-        value={name}
-        onChange={(e) => setName(e.target.value)}
-        maxLength={255}
-      />
-      <button type="button" className={button} onClick={() => void onRename(name)}>
-        Rename
-      </button>
-      <button type="button" className={button} onClick={() => void onDelete()}>
-        Delete
-      </button>
-      <span className="w-full text-xs text-slate-500">
-        {credential.authenticator_name ?? "Unknown authenticator"} · created{" "}
-        {new Date(credential.created_at).toLocaleString()}
-        {credential.last_used_at ? ` · last used ${new Date(credential.last_used_at).toLocaleString()}` : ""}
-      </span>
-    </li>
-  );
-}
-
-function Panel({ id, title, children }: { id: string; title: string; children: ReactNode }) {
-  return (
-    <section aria-labelledby={id} className="rounded-lg border border-slate-200 bg-white p-4">
-      <h2 id={id} className="font-medium">
-        {title}
-      </h2>
-      {children}
-    </section>
+    <RenamableRow
+      label="Passkey"
+      name={credential.name}
+      maxLength={255}
+      onRename={onRename}
+      onDelete={onDelete}
+      details={
+        <>
+          {credential.authenticator_name ?? "Unknown authenticator"} · created{" "}
+          {new Date(credential.created_at).toLocaleString()}
+          {credential.last_used_at
+            ? ` · last used ${new Date(credential.last_used_at).toLocaleString()}`
+            : ""}
+        </>
+      }
+    />
   );
 }

@@ -13,7 +13,17 @@ import {
   type UafOperation,
   type UafRequestView,
 } from "@/app/(examples)/examples/uaf/actions";
-import { Field, Panel, StatusMessage, button, input, prettyJson, quietButton, type Message } from "./uaf-ui";
+import {
+  Field,
+  Panel,
+  RenamableRow,
+  StatusMessage,
+  button,
+  input,
+  prettyJson,
+  quietButton,
+  type Message,
+} from "./ui";
 
 const POLL_MS = 1000;
 
@@ -350,27 +360,21 @@ function DeviceRow({
   onRename: (name: string) => Promise<void>;
   onDelete: () => Promise<void>;
 }) {
-  const [name, setName] = useState(device.keyName);
   return (
-    <li className="flex flex-wrap items-center gap-2 py-2" aria-label={`Authenticator ${device.keyName}`}>
-      <input
-        aria-label="Authenticator name"
-        className={`${input} grow`}
-        value={name}
-        onChange={(e) => setName(e.target.value)}
-        maxLength={64}
-      />
-      <button type="button" className={button} onClick={() => void onRename(name)}>
-        Rename
-      </button>
-      <button type="button" className={button} onClick={() => void onDelete()}>
-        Delete
-      </button>
-      <span className="w-full text-xs text-slate-500">
-        AAID {device.aaid}
-        {device.model ? ` · ${device.model}` : ""} · registered {new Date(device.createdAt).toLocaleString()}{" "}
-        · last used {new Date(device.lastUsage).toLocaleString()}
-      </span>
-    </li>
+    <RenamableRow
+      label="Authenticator"
+      name={device.keyName}
+      maxLength={64}
+      onRename={onRename}
+      onDelete={onDelete}
+      details={
+        <>
+          AAID {device.aaid}
+          {device.model ? ` · ${device.model}` : ""} · registered{" "}
+          {new Date(device.createdAt).toLocaleString()} · last used{" "}
+          {new Date(device.lastUsage).toLocaleString()}
+        </>
+      }
+    />
   );
 }

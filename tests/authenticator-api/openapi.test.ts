@@ -1,34 +1,19 @@
-import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createSurfaceDocument } from "@/lib/openapi";
+import { HTTP_METHODS, servedRoutes } from "../helpers/routes";
 
 const ROOT = path.join(import.meta.dirname, "../../app/(authenticator-api)");
-const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 /** Routes without an API key: the app's (out-of-band token) and the public Trusted Facets list. */
 const APP_ROUTES = new Set(["/v1/uaf/app/requests/{id}"]);
 const PUBLIC_ROUTES = new Set(["/v1/uaf/trusted-facets/{tenantId}"]);
-
-function routeFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return routeFiles(full);
-    return entry.name === "route.ts" ? [full] : [];
-  });
-}
-
-/** `v1/uaf/requests/[id]/qrcode/route.ts` → `/v1/uaf/requests/{id}/qrcode`. */
-function templateOf(file: string): string {
-  const relative = path.relative(ROOT, path.dirname(file)).split(path.sep);
-  return `/${relative.map((part) => part.replace(/^\[(\w+)\]$/, "{$1}")).join("/")}`;
-}
 
 type Document = NonNullable<ReturnType<typeof createSurfaceDocument>>;
 type Operation = NonNullable<NonNullable<Document["paths"]>[string]>["get"];
 
 function operations(document: Document): [string, string, NonNullable<Operation>][] {
   return Object.entries(document.paths ?? {}).flatMap(([template, item]) =>
-    METHODS.flatMap((method) => {
+    HTTP_METHODS.flatMap((method) => {
       const operation = (item as Record<string, Operation> | undefined)?.[method.toLowerCase()];
       return operation ? [[method, template, operation] as [string, string, NonNullable<Operation>]] : [];
     }),
@@ -47,13 +32,7 @@ describe("the Authenticator API's OpenAPI document", () => {
   it("documents exactly the methods the route files in app/(authenticator-api) export", async () => {
     const document = createSurfaceDocument("authenticator")!;
     const documented = new Set(operations(document).map(([method, template]) => `${method} ${template}`));
-    const served = new Set<string>();
-    for (const file of routeFiles(ROOT)) {
-      const module = (await import(file)) as Record<string, unknown>;
-      for (const method of METHODS) {
-        if (typeof module[method] === "function") served.add(`${method} ${templateOf(file)}`);
-      }
-    }
+    const served = await servedRoutes(ROOT);
     expect(served.size).toBeGreaterThanOrEqual(10);
     expect([...served].sort()).toEqual([...documented].sort());
   });

@@ -15,6 +15,7 @@ import { uafRegistrations, uafRequests, users } from "@/lib/db/schema";
 import type { ProvisionedTenant } from "@/lib/tenants";
 import type { CreateTenantInput } from "@/lib/tenants/schemas";
 import { call } from "./http";
+import { matchTemplate } from "./routes";
 import { createTestTenant } from "./tenants";
 
 type Handler = Parameters<typeof call>[0];
@@ -32,19 +33,6 @@ const ROUTES: [string, RouteModule][] = [
   ["/mgmt/v1/registrations/{userId}", registrationsUser],
 ];
 
-function match(template: string, path: string): Record<string, string> | undefined {
-  const want = template.split("/");
-  const got = path.split("/");
-  if (want.length !== got.length) return undefined;
-  const params: Record<string, string> = {};
-  for (const [i, part] of want.entries()) {
-    const name = /^\{(\w+)\}$/.exec(part)?.[1];
-    if (name) params[name] = decodeURIComponent(got[i]!);
-    else if (part !== got[i]) return undefined;
-  }
-  return params;
-}
-
 export interface AuthenticatorCall {
   body?: unknown;
   /** Sent as `Authorization: secret <key>` unless `scheme` says otherwise. */
@@ -61,7 +49,7 @@ export async function authenticatorRequest(
 ): Promise<Response> {
   const [pathname = ""] = path.split("?");
   for (const [template, module] of ROUTES) {
-    const params = match(template, pathname);
+    const params = matchTemplate(template, pathname);
     if (!params) continue;
     const handler = module[method];
     if (!handler) throw new Error(`${template} has no ${method}`);

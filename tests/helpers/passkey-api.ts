@@ -13,6 +13,7 @@ import * as transactionList from "@/app/(passkey-api)/passkey/[tenantId]/transac
 import * as transactionFinalize from "@/app/(passkey-api)/passkey/[tenantId]/transaction/finalize/route";
 import * as transactionInitialize from "@/app/(passkey-api)/passkey/[tenantId]/transaction/initialize/route";
 import { call } from "./http";
+import { matchTemplate } from "./routes";
 
 type Handler = Parameters<typeof call>[0];
 type RouteModule = Partial<Record<"GET" | "POST" | "PATCH" | "DELETE" | "OPTIONS", Handler>>;
@@ -35,19 +36,6 @@ const ROUTES: [string, RouteModule][] = [
   ["/credentials/{credentialId}", credential],
 ];
 
-function match(template: string, path: string): Record<string, string> | undefined {
-  const want = template.split("/");
-  const got = path.split("/");
-  if (want.length !== got.length) return undefined;
-  const params: Record<string, string> = {};
-  for (const [i, part] of want.entries()) {
-    const name = /^\{(\w+)\}$/.exec(part)?.[1];
-    if (name) params[name] = decodeURIComponent(got[i]!);
-    else if (part !== got[i]) return undefined;
-  }
-  return params;
-}
-
 export interface PasskeyRequest {
   body?: unknown;
   apiKey?: string;
@@ -66,7 +54,7 @@ export async function passkeyRequest(
 ): Promise<Response> {
   const [pathname = "", search = ""] = path.split("?");
   for (const [template, module] of ROUTES) {
-    const params = match(template, pathname);
+    const params = matchTemplate(template, pathname);
     const handler = params && module[method];
     if (!params || !handler) continue;
     return call(handler, `/passkey/${tenantId}${path}`, {

@@ -1,42 +1,21 @@
-import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createSurfaceDocument } from "@/lib/openapi";
+import { HTTP_METHODS, servedRoutes } from "../helpers/routes";
 
 const ROOT = path.join(import.meta.dirname, "../../app/(passkey-api)/passkey");
-const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
-
-function routeFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return routeFiles(full);
-    return entry.name === "route.ts" ? [full] : [];
-  });
-}
-
-/** `[tenantId]/credentials/[credentialId]/route.ts` → `/{tenantId}/credentials/{credentialId}`. */
-function templateOf(file: string): string {
-  const relative = path.relative(ROOT, path.dirname(file)).split(path.sep);
-  return `/${relative.map((part) => part.replace(/^\[(\w+)\]$/, "{$1}")).join("/")}`;
-}
 
 describe("the Passkey API's OpenAPI document", () => {
   it("documents exactly the methods the route files export (aliases included)", async () => {
     const document = createSurfaceDocument("passkey")!;
     const documented = new Set(
       Object.entries(document.paths ?? {}).flatMap(([template, item]) =>
-        METHODS.filter((method) => item && method.toLowerCase() in item).map(
+        HTTP_METHODS.filter((method) => item && method.toLowerCase() in item).map(
           (method) => `${method} ${template}`,
         ),
       ),
     );
-    const served = new Set<string>();
-    for (const file of routeFiles(ROOT)) {
-      const module = (await import(file)) as Record<string, unknown>;
-      for (const method of METHODS) {
-        if (typeof module[method] === "function") served.add(`${method} ${templateOf(file)}`);
-      }
-    }
+    const served = await servedRoutes(ROOT);
     // The extension-less JWKS is a convenience copy of jwks.json, documented there.
     served.delete("GET /{tenantId}/.well-known/jwks");
     expect([...served].sort()).toEqual([...documented].sort());

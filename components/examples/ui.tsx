@@ -1,6 +1,8 @@
-import type { ReactNode } from "react";
+"use client";
 
-/** The look of the passkeys demo, shared by the UAF relying-party and authenticator demos. */
+import { useState, type ReactNode } from "react";
+
+/** The look of the demos (passkeys, UAF relying party, authenticator), in one place. */
 export const button =
   "rounded bg-slate-900 px-3 py-1.5 text-sm font-medium text-white hover:bg-slate-700 disabled:opacity-40";
 export const quietButton =
@@ -53,4 +55,42 @@ export function prettyJson(text: string): string {
   } catch {
     return text;
   }
+}
+
+/** A list row with an editable name, Rename and Delete (a passkey, a UAF device). */
+export function RenamableRow({
+  label,
+  name: initial,
+  maxLength,
+  details,
+  onRename,
+  onDelete,
+}: {
+  /** "Passkey", "Authenticator": names the row and its name field for screen readers and tests. */
+  label: string;
+  name: string;
+  maxLength: number;
+  details: ReactNode;
+  onRename: (name: string) => Promise<void>;
+  onDelete: () => Promise<void>;
+}) {
+  const [name, setName] = useState(initial);
+  return (
+    <li className="flex flex-wrap items-center gap-2 py-2" aria-label={`${label} ${initial}`}>
+      <input
+        aria-label={`${label} name`}
+        className={`${input} grow`}
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        maxLength={maxLength}
+      />
+      <button type="button" className={button} onClick={() => void onRename(name)}>
+        Rename
+      </button>
+      <button type="button" className={button} onClick={() => void onDelete()}>
+        Delete
+      </button>
+      <span className="w-full text-xs text-slate-500">{details}</span>
+    </li>
+  );
 }
