@@ -1,7 +1,7 @@
 import { authenticateApiKey, type AuthenticatedKey } from "@/lib/api-keys";
 import { withTimeout } from "@/lib/db";
 import { AppError, DatabaseUnavailable, Unauthorized } from "@/lib/errors";
-import { AUTH_SCOPE, type AuthRequirement } from "./contract";
+import { AUTH_SCOPE, type ApiKeyAuthKind, type AuthRequirement } from "./contract";
 
 /** A key lookup that does not answer in this time means the database is in trouble. */
 const AUTH_TIMEOUT_MS = 2000;
@@ -18,7 +18,7 @@ function authorizationCredential(req: Request, schemes: string[]): string | unde
 }
 
 /** Pulls the key out of the request the way the surface expects it. Query strings are never read. */
-function presentedKey(req: Request, kind: Exclude<AuthRequirement["kind"], "none">): string | undefined {
+function presentedKey(req: Request, kind: ApiKeyAuthKind): string | undefined {
   switch (kind) {
     case "admin-key":
       return authorizationCredential(req, ["bearer"]);
@@ -40,7 +40,7 @@ export async function authenticate(
   requirement: AuthRequirement,
   tenantId: string | undefined,
 ): Promise<AuthenticatedKey | undefined> {
-  if (requirement.kind === "none") return undefined;
+  if (requirement.kind === "none" || requirement.kind === "session") return undefined;
   const key = presentedKey(req, requirement.kind);
   if (!key) throw new Unauthorized();
   try {

@@ -13,11 +13,19 @@ export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
  * - `admin-key`: `Authorization: Bearer <key>` with the admin scope, for the tenant in the path.
  * - `passkey-key`: header `apiKey: <key>` with the passkey scope, for the tenant in the path.
  * - `authenticator-key`: `Authorization: secret <key>` or `Bearer <key>`; the key names the tenant.
+ * - `session`: a session of the path's tenant, as `Authorization: Bearer <jwt>` or the session cookie
+ *   (needs `loadsTenant`). Cookie-authenticated state changes must come from an allowed Origin (CSRF).
  */
 export type AuthRequirement =
-  { kind: "none" } | { kind: "admin-key" } | { kind: "passkey-key" } | { kind: "authenticator-key" };
+  | { kind: "none" }
+  | { kind: "admin-key" }
+  | { kind: "passkey-key" }
+  | { kind: "authenticator-key" }
+  | { kind: "session" };
 
-export const AUTH_SCOPE: Record<Exclude<AuthRequirement["kind"], "none">, ApiKeyScope> = {
+export type ApiKeyAuthKind = Exclude<AuthRequirement["kind"], "none" | "session">;
+
+export const AUTH_SCOPE: Record<ApiKeyAuthKind, ApiKeyScope> = {
   "admin-key": "admin",
   "passkey-key": "passkey",
   "authenticator-key": "authenticator",
@@ -53,9 +61,20 @@ export interface Contract<
   loadsTenant?: true;
   /**
    * Cross-origin browser access: `tenant-origins` allows the tenant's configured origins (needs
-   * `loadsTenant`), `any` allows every origin (public, credential-free resources such as a JWKS).
+   * `loadsTenant`), `tenant-credentials` the same with cookies (`Access-Control-Allow-Credentials`) and the
+   * session headers exposed, `any` allows every origin (public, credential-free resources such as a JWKS).
    */
-  cors?: "tenant-origins" | "any";
+  cors?: "tenant-origins" | "tenant-credentials" | "any";
+  /**
+   * A deprecated endpoint (spec, Versioning): answers with `Deprecation` and a `Link` to its successor,
+   * and is gone (404) for tenants on API version 3.
+   */
+  deprecated?: { successor: string };
+  /**
+   * The rate-limit group this endpoint counts against (a key of the tenant's `platform.rateLimits`,
+   * e.g. `passcode`, `password`): limited per IP and per user.
+   */
+  rateLimit?: string;
   responses: ZodOpenApiResponsesObject;
 }
 

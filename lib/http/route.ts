@@ -3,7 +3,9 @@ import type { AuthenticatedKey } from "@/lib/api-keys";
 import type { AuditContext } from "@/lib/audit";
 import type { Tenant } from "@/lib/tenants";
 import { findTenant } from "@/lib/tenants/store";
-import { NotFound, ValidationFailed, formatZodIssues } from "@/lib/errors";
+import { getConfig } from "@/lib/config";
+import { AppError, NotFound, ValidationFailed, formatZodIssues } from "@/lib/errors";
+import { authenticateSession, type AuthenticatedSession } from "@/lib/sessions";
 import { getLogger } from "@/lib/log";
 import { authenticate } from "./auth";
 import { readJsonBody } from "./body";
@@ -23,6 +25,8 @@ export interface RouteInput<C extends Contract> extends RequestContext {
   key: C["auth"]["kind"] extends "none" ? undefined : AuthenticatedKey;
   /** The tenant of the path, for contracts with `loadsTenant`. */
   tenant: C["loadsTenant"] extends true ? Tenant : undefined;
+  /** The caller's session, for contracts with `auth: {kind: "session"}`. */
+  session: C["auth"]["kind"] extends "session" ? AuthenticatedSession : undefined;
   /** Who and where, for audit records: the API key (if any), IP, user agent and request id. */
   audit: AuditContext;
 }
@@ -52,7 +56,9 @@ export function route<C extends Contract>(
     try {
       const { params, tenantId, tenant: pathTenant } = await resolvePath(contract, context);
       tenant = pathTenant;
+      if (contract.deprecated && tenant?.platform.apiVersion === 3) throw new NotFound();
       const key = await authenticate(req, contract.auth, tenantId);
+      const session = contract.auth.kind === "session" ? await sessionOf(req, contract, tenant) : undefined;
       const query = parse(contract.query, Object.fromEntries(new URL(req.url).searchParams), "query");
       let body: unknown;
       if (contract.body) {
@@ -64,8 +70,19 @@ export function route<C extends Contract>(
         }
         body = parse(contract.body, raw === undefined ? {} : raw, "body");
       }
-      const audit: AuditContext = { ...ctx, actor: key ? `api_key:${key.keyId}` : null };
-      response = await handler({ ...ctx, req, params, query, body, key, tenant, audit } as RouteInput<C>);
+      const actor = key ? `api_key:${key.keyId}` : (session?.user.id ?? null);
+      const audit: AuditContext = { ...ctx, actor };
+      response = await handler({
+        ...ctx,
+        req,
+        params,
+        query,
+        body,
+        key,
+        tenant,
+        session,
+        audit,
+      } as RouteInput<C>);
     } catch (thrown) {
       const error = toAppError(thrown);
       const log = getLogger();
@@ -78,6 +95,11 @@ export function route<C extends Contract>(
       response = presentError(contract.surface, error);
     }
     applyCors(response, allowedOrigin(req, contract, tenant), contract);
+    if (contract.deprecated && response.status !== 404) {
+      response.headers.set("deprecation", "true");
+      const successor = contract.deprecated.successor.replace("{tenantId}", tenant?.id ?? "");
+      response.headers.append("link", `<${getConfig().baseUrl}${successor}>; rel="successor-version"`);
+    }
     response.headers.set("x-request-id", ctx.requestId);
     getLogger().debug(
       {
@@ -90,6 +112,25 @@ export function route<C extends Contract>(
     );
     return response;
   };
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * The session of a session-authenticated route. A state change carried by the cookie must come from
+ * one of the tenant's origins or Sesame's own (CSRF): browsers always send Origin on such requests.
+ */
+async function sessionOf(req: Request, contract: Contract, tenant: Tenant | undefined) {
+  if (!tenant) throw new Error(`${contract.operationId}: session auth needs loadsTenant`);
+  const session = await authenticateSession(req, tenant);
+  if (session.via === "cookie" && !SAFE_METHODS.has(req.method)) {
+    const origin = req.headers.get("origin");
+    const own = new URL(getConfig().baseUrl).origin;
+    if (!origin || (origin !== own && !tenant.origins.includes(origin))) {
+      throw new AppError("FORBIDDEN", "Forbidden", { details: ["cross-site request refused (Origin)"] });
+    }
+  }
+  return session;
 }
 
 /** Parses the path parameters and, for contracts with `loadsTenant`, loads the path's tenant (404). */
@@ -106,11 +147,16 @@ async function resolvePath(contract: Contract, context: RouteContext) {
  * The OPTIONS handler of a route that allows cross-origin calls: answers the preflight for the
  * tenant's origins (or any origin), without authentication.
  */
-export function preflight(contract: Contract): (req: Request, context: RouteContext) => Promise<Response> {
+export function preflight(
+  contract: Contract,
+  ...others: Contract[]
+): (req: Request, context: RouteContext) => Promise<Response> {
+  const methods = [contract, ...others].map((c) => c.method);
   return async (req, context) => {
     try {
       const { tenant } = await resolvePath(contract, context);
-      return preflightResponse(req, allowedOrigin(req, contract, tenant), [contract.method]);
+      const credentials = contract.cors === "tenant-credentials";
+      return preflightResponse(req, allowedOrigin(req, contract, tenant), methods, credentials);
     } catch (thrown) {
       return presentError(contract.surface, toAppError(thrown));
     }

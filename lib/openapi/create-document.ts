@@ -24,6 +24,13 @@ const SECURITY_SCHEMES = {
     description:
       "`Authorization: secret <API key>` or `Authorization: Bearer <API key>` with the `authenticator` scope; the key names the tenant.",
   },
+  sessionToken: {
+    type: "http",
+    scheme: "bearer",
+    bearerFormat: "JWT",
+    description:
+      "A session: `Authorization: Bearer <session JWT>` or the tenant's session cookie (HttpOnly, default name `hanko`).",
+  },
 } as const;
 
 const SECURITY_FOR: Record<AuthRequirement["kind"], keyof typeof SECURITY_SCHEMES | undefined> = {
@@ -31,6 +38,7 @@ const SECURITY_FOR: Record<AuthRequirement["kind"], keyof typeof SECURITY_SCHEME
   "admin-key": "adminKey",
   "passkey-key": "passkeyKey",
   "authenticator-key": "authenticatorKey",
+  session: "sessionToken",
 };
 
 /** The OpenAPI 3.1 document of one surface, or undefined when the surface has no routes yet. */
@@ -48,6 +56,7 @@ export function createSurfaceDocument(surface: Surface): ReturnType<typeof creat
       summary: contract.summary,
       description: contract.description,
       tags: contract.tags,
+      ...(contract.deprecated ? { deprecated: true } : {}),
       security: scheme ? [{ [scheme]: [] }] : [],
       requestParams: {
         ...(contract.params ? { path: contract.params } : {}),

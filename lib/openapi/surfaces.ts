@@ -2,6 +2,7 @@ import * as admin from "@/lib/contracts/admin";
 import * as authenticatorFacets from "@/lib/contracts/authenticator/facets";
 import * as authenticator from "@/lib/contracts/authenticator/routes";
 import * as health from "@/lib/contracts/health";
+import { PUBLIC_CONTRACTS } from "@/lib/contracts/public";
 import { SPEC_ALIASES } from "@/lib/contracts/passkey/aliases";
 import * as passkey from "@/lib/contracts/passkey/routes";
 import type { Contract, Surface } from "@/lib/http/contract";
@@ -44,6 +45,14 @@ export const SURFACE_DOCUMENTS: Partial<Record<Surface, SurfaceDocument>> = {
       "in the `apiKey` header; browser calls (login, registration finalize) need none. Errors are `{title[], details[], status}`.",
     serverPath: "/passkey",
     contracts: [...(Object.values(passkey) as Contract[]), ...(Object.values(SPEC_ALIASES) as Contract[])],
+  },
+  public: {
+    title: "Sesame public API",
+    description:
+      "Client-facing API of one tenant at `{tenant_url}` = `<origin>/t/{tenant_id}`, in Hanko's wire format: no API key, " +
+      "a session cookie or `Authorization: Bearer <session JWT>`. Errors are `{code, message}`.",
+    serverPath: "",
+    contracts: PUBLIC_CONTRACTS,
   },
   health: {
     title: "Sesame health",

@@ -1,10 +1,15 @@
 import { getConfig } from "@/lib/config";
 import { transaction } from "@/lib/db";
-import { DEFAULT_MFA_POLICY, DEFAULT_PASSKEY_POLICY, DEFAULT_UAF_SETTINGS } from "@/lib/db/schema";
+import {
+  DEFAULT_MFA_POLICY,
+  DEFAULT_PASSKEY_POLICY,
+  DEFAULT_PLATFORM_SETTINGS,
+  DEFAULT_UAF_SETTINGS,
+} from "@/lib/db/schema";
 import { CreateTenantInput } from "./schemas";
 import { createSigningKey } from "./signing-keys/create-signing-key";
 import { insertTenant } from "./store";
-import type { Tenant } from "./tenant";
+import { patchPlatform, type Tenant } from "./tenant";
 import { checkOriginsMatchRpId, parseSettings } from "./validate-settings";
 
 /**
@@ -30,6 +35,7 @@ export async function createTenant(input: CreateTenantInput): Promise<Tenant> {
       passkeyPolicy: { ...DEFAULT_PASSKEY_POLICY, ...settings.passkeyPolicy },
       mfaPolicy: { ...DEFAULT_MFA_POLICY, ...settings.mfaPolicy },
       uaf: { ...DEFAULT_UAF_SETTINGS, ...settings.uaf },
+      platform: patchPlatform(DEFAULT_PLATFORM_SETTINGS, settings.platform),
     });
     await createSigningKey(tenant.id, tenant.signingAlgorithm, { active: true });
     return tenant;

@@ -77,6 +77,50 @@ export const UafSettings = z.object({
   allowTestAuthenticators: z.boolean(),
 });
 
+const CookieName = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "must be 1 to 64 letters, digits, - or _");
+
+export const PlatformSettings = z.object({
+  apiVersion: z.union([z.literal(2), z.literal(3)]),
+  session: z.object({
+    limit: z.number().int().min(1).max(100),
+    idleTimeoutSeconds: z.number().int().min(0).max(31_536_000),
+    crossDomain: z.boolean(),
+    cookie: z.object({
+      name: CookieName,
+      secure: z.boolean(),
+      sameSite: z.enum(["strict", "lax", "none"]),
+      domain: z
+        .string()
+        .regex(/^\.?[a-z0-9.-]{1,253}$/i, "must be a domain such as .example.com")
+        .nullable(),
+      retention: z.enum(["persistent", "session"]),
+    }),
+  }),
+  password: z.object({ enabled: z.boolean(), minLength: z.number().int().min(8).max(128) }),
+  emails: z.object({ requireVerification: z.boolean(), maxPerUser: z.number().int().min(1).max(100) }),
+  account: z.object({ allowSignup: z.boolean(), allowDeletion: z.boolean() }),
+  rateLimits: z.record(
+    z.string().regex(/^[a-z_]{1,32}$/),
+    z.object({
+      points: z.number().int().min(1).max(100_000),
+      durationSeconds: z.number().int().min(1).max(86_400),
+    }),
+  ),
+});
+
+/** A patch of the platform settings: every section and field optional, merged into the current ones. */
+export const PlatformSettingsPatch = z.object({
+  apiVersion: PlatformSettings.shape.apiVersion.optional(),
+  session: PlatformSettings.shape.session
+    .extend({ cookie: PlatformSettings.shape.session.shape.cookie.partial() })
+    .partial()
+    .optional(),
+  password: PlatformSettings.shape.password.partial().optional(),
+  emails: PlatformSettings.shape.emails.partial().optional(),
+  account: PlatformSettings.shape.account.partial().optional(),
+  rateLimits: PlatformSettings.shape.rateLimits.optional(),
+});
+
 /** Settings a tenant may change; bounds mirror the CHECK constraints in lib/db/schema/tenants.ts. */
 export const TenantSettings = z.object({
   name: z.string().trim().min(1).max(100),
@@ -99,6 +143,7 @@ const PolicyPatches = {
   passkeyPolicy: WebauthnPolicy.partial().optional(),
   mfaPolicy: WebauthnPolicy.partial().optional(),
   uaf: UafSettings.partial().optional(),
+  platform: PlatformSettingsPatch.optional(),
 };
 
 export const CreateTenantInput = TenantSettings.partial().extend(PolicyPatches).required({ name: true });

@@ -1,5 +1,11 @@
-import { DEFAULT_UAF_SETTINGS } from "@/lib/db/schema";
-import type { SigningAlgorithm, TenantRow, UafSettings, WebauthnPolicy } from "@/lib/db/schema";
+import { DEFAULT_PLATFORM_SETTINGS, DEFAULT_UAF_SETTINGS } from "@/lib/db/schema";
+import type {
+  PlatformSettings,
+  SigningAlgorithm,
+  TenantRow,
+  UafSettings,
+  WebauthnPolicy,
+} from "@/lib/db/schema";
 
 /** A tenant as the domain sees it. */
 export interface Tenant {
@@ -17,13 +23,62 @@ export interface Tenant {
   passkeyPolicy: WebauthnPolicy;
   mfaPolicy: WebauthnPolicy;
   uaf: UafSettings;
+  platform: PlatformSettings;
   createdAt: Date;
   updatedAt: Date;
 }
 
 export function toTenant(row: TenantRow): Tenant {
   // Settings added later (jsonb) are completed with their defaults.
-  return { ...row, uaf: { ...DEFAULT_UAF_SETTINGS, ...row.uaf } };
+  return { ...row, uaf: { ...DEFAULT_UAF_SETTINGS, ...row.uaf }, platform: mergePlatform(row.platform) };
 }
 
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Stored platform settings completed with the defaults, section by section. */
+export function mergePlatform(stored: Partial<PlatformSettings> | undefined): PlatformSettings {
+  const d = DEFAULT_PLATFORM_SETTINGS;
+  const s = stored ?? {};
+  return {
+    apiVersion: s.apiVersion ?? d.apiVersion,
+    session: {
+      ...d.session,
+      ...s.session,
+      cookie: { ...d.session.cookie, ...s.session?.cookie },
+    },
+    password: { ...d.password, ...s.password },
+    emails: { ...d.emails, ...s.emails },
+    account: { ...d.account, ...s.account },
+    rateLimits: { ...d.rateLimits, ...s.rateLimits },
+  };
+}
+
+interface PlatformPatch {
+  apiVersion?: PlatformSettings["apiVersion"] | undefined;
+  session?:
+    | (Partial<Omit<PlatformSettings["session"], "cookie">> & {
+        cookie?: Partial<PlatformSettings["session"]["cookie"]> | undefined;
+      })
+    | undefined;
+  password?: Partial<PlatformSettings["password"]> | undefined;
+  emails?: Partial<PlatformSettings["emails"]> | undefined;
+  account?: Partial<PlatformSettings["account"]> | undefined;
+  rateLimits?: PlatformSettings["rateLimits"] | undefined;
+}
+
+/** Applies a validated patch section by section (a `rateLimits` patch merges by endpoint group). */
+export function patchPlatform(current: PlatformSettings, patch: PlatformPatch | undefined): PlatformSettings {
+  if (!patch) return current;
+  return mergePlatform({
+    apiVersion: patch.apiVersion ?? current.apiVersion,
+    session: {
+      ...current.session,
+      ...patch.session,
+      cookie: { ...current.session.cookie, ...patch.session?.cookie },
+    },
+    password: { ...current.password, ...patch.password },
+    emails: { ...current.emails, ...patch.emails },
+    account: { ...current.account, ...patch.account },
+    rateLimits: { ...current.rateLimits, ...patch.rateLimits },
+  });
+}

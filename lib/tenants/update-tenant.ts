@@ -2,7 +2,7 @@ import { NotFound } from "@/lib/errors";
 import { transaction } from "@/lib/db";
 import { UpdateTenantInput } from "./schemas";
 import { findTenant, updateTenantRow } from "./store";
-import type { Tenant } from "./tenant";
+import { patchPlatform, type Tenant } from "./tenant";
 import { checkOriginsMatchRpId, parseSettings } from "./validate-settings";
 
 /** Changes some settings of a tenant; everything is validated before anything is written. */
@@ -17,6 +17,7 @@ export async function updateTenant(tenantId: string, input: UpdateTenantInput): 
       passkeyPolicy: { ...current.passkeyPolicy, ...patch.passkeyPolicy },
       mfaPolicy: { ...current.mfaPolicy, ...patch.mfaPolicy },
       uaf: { ...current.uaf, ...patch.uaf },
+      platform: patchPlatform(current.platform, patch.platform),
     });
     if (!updated) throw new NotFound("Tenant not found");
     return updated;

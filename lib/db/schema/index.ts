@@ -6,3 +6,4 @@ export * from "./meta";
 export * from "./users";
 export * from "./webauthn";
 export * from "./uaf";
+export * from "./platform";

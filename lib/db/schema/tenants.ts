@@ -57,6 +57,51 @@ export const DEFAULT_UAF_SETTINGS: UafSettings = {
   allowTestAuthenticators: false,
 };
 
+/** Sessions, sign-up and credential rules of the public API (issue 5), Hanko's config names in comments. */
+export interface PlatformSettings {
+  /** Public API version: 3 removes the endpoints deprecated in 2 (they answer 404). */
+  apiVersion: 2 | 3;
+  session: {
+    /** At most this many sessions per user; the oldest go first (`session.limit`). */
+    limit: number;
+    /** Sessions unused this long end; 0 = off (`session.idle_timeout`). */
+    idleTimeoutSeconds: number;
+    /** `X-Auth-Token` response header instead of a cookie (`session.enable_auth_token_header`). */
+    crossDomain: boolean;
+    cookie: {
+      name: string;
+      secure: boolean;
+      sameSite: "strict" | "lax" | "none";
+      /** Unset: host-only. */
+      domain: string | null;
+      /** `session`: no Max-Age (ends with the browser). */
+      retention: "persistent" | "session";
+    };
+  };
+  password: { enabled: boolean; minLength: number };
+  emails: { requireVerification: boolean; maxPerUser: number };
+  account: { allowSignup: boolean; allowDeletion: boolean };
+  /** Per endpoint group: `points` requests per `durationSeconds`, per IP and per user. */
+  rateLimits: Record<string, { points: number; durationSeconds: number }>;
+}
+
+export const DEFAULT_PLATFORM_SETTINGS: PlatformSettings = {
+  apiVersion: 2,
+  session: {
+    limit: 5,
+    idleTimeoutSeconds: 0,
+    crossDomain: false,
+    cookie: { name: "hanko", secure: true, sameSite: "strict", domain: null, retention: "persistent" },
+  },
+  password: { enabled: false, minLength: 8 },
+  emails: { requireVerification: true, maxPerUser: 5 },
+  account: { allowSignup: true, allowDeletion: false },
+  rateLimits: {
+    passcode: { points: 10, durationSeconds: 60 },
+    password: { points: 10, durationSeconds: 60 },
+  },
+};
+
 export const tenants = pgTable(
   "tenants",
   {
@@ -86,6 +131,8 @@ export const tenants = pgTable(
     mfaPolicy: jsonb("mfa_policy").$type<WebauthnPolicy>().notNull().default(DEFAULT_MFA_POLICY),
     /** Authenticator API (FIDO UAF) settings. */
     uaf: jsonb("uaf").$type<UafSettings>().notNull().default(DEFAULT_UAF_SETTINGS),
+    /** Public API: sessions, passwords, emails, account rules, API version, rate limits. */
+    platform: jsonb("platform").$type<PlatformSettings>().notNull().default(DEFAULT_PLATFORM_SETTINGS),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

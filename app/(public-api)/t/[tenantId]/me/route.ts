@@ -1,0 +1,19 @@
+import { deleteMe, getMe } from "@/lib/contracts/public/sessions";
+import { json, noContent, preflight, route } from "@/lib/http";
+import { clearSessionCookie } from "@/lib/sessions";
+import { deleteAccount, getProfile } from "@/lib/users";
+
+export const dynamic = "force-dynamic";
+
+// GET /t/{tenantId}/me: the signed-in user
+export const GET = route(getMe, async ({ tenant, session }) => json(await getProfile(tenant, session.user)));
+
+// DELETE /t/{tenantId}/me: delete the account (when the tenant allows it)
+export const DELETE = route(deleteMe, async ({ tenant, session, audit }) => {
+  await deleteAccount(tenant, session.user, audit);
+  const response = noContent();
+  clearSessionCookie(tenant).forEach((value, name) => response.headers.append(name, value));
+  return response;
+});
+
+export const OPTIONS = preflight(getMe, deleteMe);

@@ -1,0 +1,109 @@
+import { z } from "zod";
+import { defineContract } from "@/lib/http/contract";
+import { platformErrors } from "../schemas";
+import { jsonResponse, publicRoute } from "./common";
+
+export const SessionValidation = z
+  .object({
+    is_valid: z.boolean(),
+    claims: z
+      .object({
+        subject: z.string(),
+        session_id: z.string(),
+        expiration: z.iso.datetime(),
+        issued_at: z.iso.datetime(),
+        audience: z.array(z.string()),
+        issuer: z.string(),
+        email: z
+          .object({ address: z.string(), is_primary: z.boolean(), is_verified: z.boolean() })
+          .optional(),
+        username: z.string().optional(),
+        amr: z.array(z.string()),
+      })
+      .optional(),
+    expiration_time: z.iso.datetime().optional().meta({ description: "Deprecated: claims.expiration" }),
+    user_id: z.string().optional().meta({ description: "Deprecated: claims.subject" }),
+    idle_expires_at: z.iso.datetime().optional(),
+  })
+  .meta({ id: "SessionValidation" });
+
+export const validateSessionGet = defineContract({
+  ...publicRoute,
+  method: "GET",
+  path: "/t/{tenantId}/sessions/validate",
+  operationId: "validateSession",
+  summary: "Validate the caller's session",
+  description:
+    "Reads `Authorization: Bearer` or the session cookie. Always 200: `is_valid` says whether it is live.",
+  tags: ["Sessions"],
+  auth: { kind: "none" },
+  responses: { "200": jsonResponse("The session's state", SessionValidation), ...platformErrors(404, 500) },
+});
+
+export const validateSessionPost = defineContract({
+  ...publicRoute,
+  method: "POST",
+  path: "/t/{tenantId}/sessions/validate",
+  operationId: "validateSessionToken",
+  summary: "Validate a session token (for backends)",
+  tags: ["Sessions"],
+  auth: { kind: "none" },
+  body: z.object({ session_token: z.string().min(1).max(8192) }),
+  responses: {
+    "200": jsonResponse("The session's state", SessionValidation),
+    ...platformErrors(400, 404, 413, 415, 500),
+  },
+});
+
+export const Profile = z
+  .object({
+    id: z.string().meta({ description: "Same as user_id (the deprecated getUser() reads it)" }),
+    user_id: z.string(),
+    emails: z.array(
+      z.object({ id: z.string(), address: z.string(), is_verified: z.boolean(), is_primary: z.boolean() }),
+    ),
+    username: z.string().optional(),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+  })
+  .meta({ id: "Profile" });
+
+export const getMe = defineContract({
+  ...publicRoute,
+  method: "GET",
+  path: "/t/{tenantId}/me",
+  operationId: "getMe",
+  summary: "The signed-in user",
+  tags: ["Sessions"],
+  auth: { kind: "session" },
+  responses: { "200": jsonResponse("The user", Profile), ...platformErrors(401, 404, 500) },
+});
+
+export const deleteMe = defineContract({
+  ...publicRoute,
+  method: "DELETE",
+  path: "/t/{tenantId}/me",
+  operationId: "deleteMe",
+  summary: "Delete the signed-in user's account",
+  description: "Only when the tenant allows account deletion (403 otherwise). Ends every session; 204.",
+  tags: ["Sessions"],
+  auth: { kind: "session" },
+  responses: { "204": { description: "Deleted" }, ...platformErrors(401, 403, 404, 500) },
+});
+
+const logout = {
+  ...publicRoute,
+  path: "/t/{tenantId}/logout",
+  summary: "Log out",
+  description: "Ends the session at once (its JWT stops validating) and clears the cookie. 204.",
+  tags: ["Sessions"] as string[],
+  auth: { kind: "session" } as const,
+  responses: { "204": { description: "Logged out" }, ...platformErrors(401, 403, 404, 500) },
+};
+
+export const logoutPost = defineContract({ ...logout, method: "POST", operationId: "logout" as const });
+export const logoutDelete = defineContract({
+  ...logout,
+  method: "DELETE",
+  operationId: "logoutDelete" as const,
+});

@@ -1,0 +1,16 @@
+export {
+  authenticateSession,
+  checkSessionToken,
+  endSession,
+  issueSession,
+  issuerOf,
+  presentedSessionToken,
+  type AuthMethod,
+  type AuthenticatedSession,
+  type IssuedSession,
+  type SessionClaims,
+  type ValidSession,
+} from "./sessions";
+export { clearSessionCookie, sessionHeaders } from "./headers";
+export { selectUserSessions, sweepExpiredSessions } from "./store";
+export { validateSessionToken, type SessionValidation } from "./validate";

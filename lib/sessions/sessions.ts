@@ -1,0 +1,156 @@
+import { createLocalJWKSet, jwtVerify, type JWTPayload } from "jose";
+import { recordAuditEvent, type AuditContext } from "@/lib/audit";
+import { getConfig } from "@/lib/config";
+import type { SessionRow } from "@/lib/db/schema";
+import { Unauthorized } from "@/lib/errors";
+import { getJwks, signToken, type Tenant } from "@/lib/tenants";
+import { findUser, type User } from "@/lib/users";
+import { deleteSession, findPrimaryEmail, insertSession, touchSession, trimSessions } from "./store";
+
+/** How the user authenticated (JWT `amr`, Hanko's values). */
+export type AuthMethod = "pwd" | "passkey" | "otp" | "totp" | "security_key" | `ext${string}`;
+
+export interface SessionClaims extends JWTPayload {
+  sub: string;
+  session_id: string;
+  iat: number;
+  exp: number;
+  aud: string[];
+  iss: string;
+  email?: { address: string; is_primary: boolean; is_verified: boolean };
+  username?: string;
+  amr: string[];
+}
+
+export interface IssuedSession {
+  token: string;
+  session: SessionRow;
+  claims: SessionClaims;
+}
+
+export const issuerOf = (tenant: Tenant): string => `${getConfig().baseUrl}/t/${tenant.id}`;
+
+/**
+ * Starts a session: a row (so it can be ended at once) and a JWT naming it, signed with the tenant's
+ * key. The user keeps at most the tenant's session limit; the oldest sessions go.
+ */
+export async function issueSession(
+  tenant: Tenant,
+  user: User,
+  amr: AuthMethod[],
+  context: AuditContext,
+): Promise<IssuedSession> {
+  const lifetime = tenant.sessionLifetimeSeconds;
+  const session = await insertSession({
+    tenantId: tenant.id,
+    userId: user.id,
+    amr,
+    ip: context.ip,
+    userAgent: context.userAgent?.slice(0, 512) ?? null,
+    lifetimeSeconds: lifetime,
+  });
+  const trimmed = await trimSessions(tenant.id, user.id, tenant.platform.session.limit);
+  const email = await findPrimaryEmail(tenant.id, user.id);
+  const extra: Record<string, unknown> = { session_id: session.id, amr };
+  if (email) extra.email = { address: email.address, is_primary: true, is_verified: email.verified };
+  if (user.username) extra.username = user.username;
+  const token = await signToken(tenant.id, extra, {
+    subject: user.id,
+    audience: [tenant.rpId],
+    issuer: issuerOf(tenant),
+    expiresIn: lifetime,
+  });
+  await recordAuditEvent(tenant.id, {
+    ...context,
+    actor: user.id,
+    type: "session.created",
+    details: { sessionId: session.id, amr, endedByLimit: trimmed },
+  });
+  return { token, session, claims: (await verifySignature(tenant, token))! };
+}
+
+/** The token's claims when its signature, audience, issuer and expiry hold (the row is not checked). */
+async function verifySignature(tenant: Tenant, token: string): Promise<SessionClaims | undefined> {
+  try {
+    const { payload } = await jwtVerify(token, createLocalJWKSet(await getJwks(tenant.id)), {
+      audience: tenant.rpId,
+      issuer: issuerOf(tenant),
+    });
+    if (typeof payload.session_id !== "string" || typeof payload.sub !== "string") return undefined;
+    return payload as SessionClaims;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface ValidSession {
+  claims: SessionClaims;
+  session: SessionRow;
+  user: User;
+}
+
+/**
+ * A token that is valid now: signature, claims, and a live session row (not logged out, revoked,
+ * expired or idle). Marks the session used.
+ */
+export async function checkSessionToken(tenant: Tenant, token: string): Promise<ValidSession | undefined> {
+  const claims = await verifySignature(tenant, token);
+  if (!claims) return undefined;
+  const session = await touchSession(
+    tenant.id,
+    claims.session_id,
+    tenant.platform.session.idleTimeoutSeconds,
+  );
+  if (!session || session.userId !== claims.sub) return undefined;
+  const user = await findUser(tenant.id, session.userId);
+  return user ? { claims, session, user } : undefined;
+}
+
+/** Where the session token came from: `Authorization: Bearer` wins over the cookie. */
+export function presentedSessionToken(
+  req: Request,
+  tenant: Tenant,
+): { token: string; via: "bearer" | "cookie" } | undefined {
+  const header = req.headers.get("authorization")?.trim();
+  if (header && /^bearer\s+/i.test(header))
+    return { token: header.replace(/^bearer\s+/i, ""), via: "bearer" };
+  const cookie = readCookie(req.headers.get("cookie"), tenant.platform.session.cookie.name);
+  return cookie ? { token: cookie, via: "cookie" } : undefined;
+}
+
+function readCookie(header: string | null, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim() || undefined;
+  }
+  return undefined;
+}
+
+export interface AuthenticatedSession extends ValidSession {
+  via: "bearer" | "cookie";
+}
+
+/** The request's session, or 401. */
+export async function authenticateSession(req: Request, tenant: Tenant): Promise<AuthenticatedSession> {
+  const presented = presentedSessionToken(req, tenant);
+  const valid = presented ? await checkSessionToken(tenant, presented.token) : undefined;
+  if (!presented || !valid) throw new Unauthorized();
+  return { ...valid, via: presented.via };
+}
+
+/** Ends one session (logout); its JWT stops working at once. */
+export async function endSession(
+  tenant: Tenant,
+  session: SessionRow,
+  context: AuditContext,
+  reason: "logout" | "revoked" = "logout",
+): Promise<void> {
+  await deleteSession(tenant.id, session.id);
+  await recordAuditEvent(tenant.id, {
+    ...context,
+    actor: session.userId,
+    type: reason === "logout" ? "user.logged_out" : "session.revoked",
+    details: { sessionId: session.id },
+  });
+}

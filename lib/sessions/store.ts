@@ -1,0 +1,99 @@
+import { and, asc, eq, gt, inArray, lt, or, sql } from "drizzle-orm";
+import { executor } from "@/lib/db";
+import { emails, sessions, type EmailRow, type SessionRow } from "@/lib/db/schema";
+import { UUID_PATTERN } from "@/lib/tenants/tenant";
+
+export async function insertSession(
+  values: Omit<typeof sessions.$inferInsert, "expiresAt"> & { lifetimeSeconds: number },
+): Promise<SessionRow> {
+  const { lifetimeSeconds, ...rest } = values;
+  const db = await executor();
+  const [row] = await db
+    .insert(sessions)
+    .values({ ...rest, expiresAt: sql`now() + make_interval(secs => ${lifetimeSeconds})` })
+    .returning();
+  return row!;
+}
+
+/** Keeps the newest `limit` sessions of the user and deletes the rest; returns the deleted ids. */
+export async function trimSessions(tenantId: string, userId: string, limit: number): Promise<string[]> {
+  const db = await executor();
+  const rows = await db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(and(eq(sessions.tenantId, tenantId), eq(sessions.userId, userId)))
+    .orderBy(sql`${sessions.createdAt} desc`, sql`${sessions.id} desc`);
+  const surplus = rows.slice(limit).map((row) => row.id);
+  if (surplus.length > 0) await db.delete(sessions).where(inArray(sessions.id, surplus));
+  return surplus;
+}
+
+/**
+ * The live session (not expired, not idle for longer than `idleTimeoutSeconds` when that is on) and
+ * marks it used, in one statement; an idle or expired one is deleted and not returned.
+ */
+export async function touchSession(
+  tenantId: string,
+  sessionId: string,
+  idleTimeoutSeconds: number,
+): Promise<SessionRow | undefined> {
+  if (!UUID_PATTERN.test(sessionId)) return undefined;
+  const db = await executor();
+  const fresh = and(
+    eq(sessions.tenantId, tenantId),
+    eq(sessions.id, sessionId),
+    gt(sessions.expiresAt, sql`now()`),
+    idleTimeoutSeconds > 0
+      ? gt(sessions.lastUsedAt, sql`now() - make_interval(secs => ${idleTimeoutSeconds})`)
+      : undefined,
+  );
+  const [row] = await db
+    .update(sessions)
+    .set({ lastUsedAt: sql`now()` })
+    .where(fresh)
+    .returning();
+  if (!row) {
+    await db.delete(sessions).where(and(eq(sessions.tenantId, tenantId), eq(sessions.id, sessionId)));
+  }
+  return row;
+}
+
+export async function deleteSession(tenantId: string, sessionId: string): Promise<boolean> {
+  if (!UUID_PATTERN.test(sessionId)) return false;
+  const db = await executor();
+  const rows = await db
+    .delete(sessions)
+    .where(and(eq(sessions.tenantId, tenantId), eq(sessions.id, sessionId)))
+    .returning({ id: sessions.id });
+  return rows.length === 1;
+}
+
+export async function selectUserSessions(tenantId: string, userId: string): Promise<SessionRow[]> {
+  const db = await executor();
+  return db
+    .select()
+    .from(sessions)
+    .where(
+      and(eq(sessions.tenantId, tenantId), eq(sessions.userId, userId), gt(sessions.expiresAt, sql`now()`)),
+    )
+    .orderBy(asc(sessions.createdAt));
+}
+
+export async function sweepExpiredSessions(): Promise<number> {
+  const db = await executor();
+  const rows = await db
+    .delete(sessions)
+    .where(or(lt(sessions.expiresAt, sql`now()`)))
+    .returning({ id: sessions.id });
+  return rows.length;
+}
+
+export async function findPrimaryEmail(tenantId: string, userId: string): Promise<EmailRow | undefined> {
+  const db = await executor();
+  const [row] = await db
+    .select()
+    .from(emails)
+    .where(and(eq(emails.tenantId, tenantId), eq(emails.userId, userId), eq(emails.isPrimary, true)))
+    .limit(1);
+  return row;
+}
