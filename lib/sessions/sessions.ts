@@ -5,7 +5,16 @@ import type { SessionRow } from "@/lib/db/schema";
 import { Unauthorized } from "@/lib/errors";
 import { getJwks, signToken, type Tenant } from "@/lib/tenants";
 import { findUser, type User } from "@/lib/users";
-import { deleteSession, findPrimaryEmail, insertSession, touchSession, trimSessions } from "./store";
+import {
+  deleteSession,
+  findPrimaryEmail,
+  insertSession,
+  sweepExpiredSessions,
+  touchSession,
+  trimSessions,
+} from "./store";
+
+const SWEEP_EVERY = 64;
 
 /** How the user authenticated (JWT `amr`, Hanko's values). */
 export type AuthMethod = "pwd" | "passkey" | "otp" | "totp" | "security_key" | `ext${string}`;
@@ -50,6 +59,8 @@ export async function issueSession(
     lifetimeSeconds: lifetime,
   });
   const trimmed = await trimSessions(tenant.id, user.id, tenant.platform.session.limit);
+  // One in this many new sessions also deletes expired rows of every tenant, so they do not pile up.
+  if (Math.random() * SWEEP_EVERY < 1) await sweepExpiredSessions();
   const email = await findPrimaryEmail(tenant.id, user.id);
   const extra: Record<string, unknown> = { session_id: session.id, amr };
   if (email) extra.email = { address: email.address, is_primary: true, is_verified: email.verified };

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, lt, or, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, lt, sql } from "drizzle-orm";
 import { executor } from "@/lib/db";
 import { emails, sessions, type EmailRow, type SessionRow } from "@/lib/db/schema";
 import { UUID_PATTERN } from "@/lib/tenants/tenant";
@@ -83,7 +83,7 @@ export async function sweepExpiredSessions(): Promise<number> {
   const db = await executor();
   const rows = await db
     .delete(sessions)
-    .where(or(lt(sessions.expiresAt, sql`now()`)))
+    .where(lt(sessions.expiresAt, sql`now()`))
     .returning({ id: sessions.id });
   return rows.length;
 }
