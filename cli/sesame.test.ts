@@ -131,6 +131,67 @@ describe("npm run sesame", { timeout: 120_000 }, () => {
     expect(badUaf.code).toBe(1);
     expect(badUaf.stderr).toContain("tenant.uaf.appId");
 
+    // Public API settings merge section by section; each --rate-limit sets one endpoint group.
+    const platform = sesame(
+      "tenant",
+      "update",
+      tenantId,
+      "--rate-limit",
+      "passcode=3/30",
+      "--rate-limit",
+      "session_validate=5/60",
+      "--api-version",
+      "3",
+      "--session-limit",
+      "2",
+      "--cookie-same-site",
+      "lax",
+      "--cookie-domain",
+      ".cli.test",
+      "--password-enabled",
+      "true",
+      "--allow-deletion",
+      "true",
+      "--json",
+    );
+    expect(platform.code, platform.stderr).toBe(0);
+    const withPlatform = JSON.parse(platform.stdout).tenant.platform;
+    expect(withPlatform).toMatchObject({
+      apiVersion: 3,
+      session: { limit: 2, cookie: { name: "hanko", sameSite: "lax", domain: ".cli.test" } },
+      password: { enabled: true, minLength: 8 },
+      account: { allowSignup: true, allowDeletion: true },
+    });
+    expect(withPlatform.rateLimits).toEqual({
+      passcode: { points: 3, durationSeconds: 30 },
+      password: { points: 10, durationSeconds: 60 },
+      session_validate: { points: 5, durationSeconds: 60 },
+    });
+    const remerged = sesame(
+      "tenant",
+      "update",
+      tenantId,
+      "--rate-limit",
+      "password=20/120",
+      "--cookie-domain",
+      "none",
+      "--json",
+    );
+    expect(remerged.code, remerged.stderr).toBe(0);
+    const afterMerge = JSON.parse(remerged.stdout).tenant.platform;
+    expect(afterMerge.rateLimits).toMatchObject({
+      passcode: { points: 3, durationSeconds: 30 },
+      password: { points: 20, durationSeconds: 120 },
+    });
+    expect(afterMerge.session.cookie).toMatchObject({ sameSite: "lax", domain: null });
+    expect(afterMerge.apiVersion).toBe(3);
+    const badFormat = sesame("tenant", "update", tenantId, "--rate-limit", "passcode=ten/60");
+    expect(badFormat.code).toBe(2);
+    expect(badFormat.stderr).toContain("--rate-limit passcode=ten/60: expected <group>=<points>/<seconds>");
+    const badLimit = sesame("tenant", "update", tenantId, "--rate-limit", "passcode=0/60");
+    expect(badLimit.code).toBe(1);
+    expect(badLimit.stderr).toContain("tenant.platform.rateLimits.passcode.points");
+
     const refused = sesame("tenant", "update", tenantId, "--passcode-ttl", "900", "--name", "Renamed");
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("tenant.passcodeTtlSeconds: must be at most 600 seconds");

@@ -29,20 +29,40 @@ const SETTINGS_OPTIONS = {
   "uaf-allow-surrogate": { type: "string" },
   "uaf-aaid": { type: "string", multiple: true },
   "uaf-test-authenticators": { type: "string" },
+  "api-version": { type: "string" },
+  "session-limit": { type: "string" },
+  "session-idle-timeout": { type: "string" },
+  "session-cross-domain": { type: "string" },
+  "cookie-name": { type: "string" },
+  "cookie-secure": { type: "string" },
+  "cookie-same-site": { type: "string" },
+  "cookie-domain": { type: "string" },
+  "cookie-retention": { type: "string" },
+  "password-enabled": { type: "string" },
+  "password-min-length": { type: "string" },
+  "emails-require-verification": { type: "string" },
+  "emails-max": { type: "string" },
+  "allow-signup": { type: "string" },
+  "allow-deletion": { type: "string" },
+  "rate-limit": { type: "string", multiple: true },
 } as const;
+
+/** Only the fields given; undefined when none is (the tenant's current values stay). */
+function section(fields: Record<string, unknown>) {
+  const set = Object.entries(fields).filter(([, value]) => value !== undefined);
+  return set.length > 0 ? Object.fromEntries(set) : undefined;
+}
 
 /** `--attachment any` clears the attachment (any authenticator). */
 const attachment = (value: unknown) => (value === "any" ? null : text(value));
 
 function policyFrom(values: Record<string, unknown>, prefix: "" | "mfa-") {
-  const policy = {
+  return section({
     userVerification: text(values[`${prefix}user-verification`]),
     attestation: text(values[`${prefix}attestation`]),
     residentKey: text(values[`${prefix}resident-key`]),
     attachment: attachment(values[`${prefix}attachment`]),
-  };
-  const set = Object.entries(policy).filter(([, value]) => value !== undefined);
-  return set.length > 0 ? Object.fromEntries(set) : undefined;
+  });
 }
 
 /** A repeatable option; `none` alone clears the list. */
@@ -70,16 +90,63 @@ function trustedRoots(value: unknown): string[] | undefined {
 
 /** UAF settings merge field by field into the tenant's, like the WebAuthn policies; lists replace. */
 function uafFrom(values: Record<string, unknown>) {
-  const uaf = {
+  return section({
     appId: text(values["uaf-app-id"]),
     facetIds: list(values["uaf-facet"]),
     trustedRoots: trustedRoots(values["uaf-trusted-root"]),
     allowSurrogate: boolean(values["uaf-allow-surrogate"]),
     acceptedAaids: list(values["uaf-aaid"]),
     allowTestAuthenticators: boolean(values["uaf-test-authenticators"]),
-  };
-  const set = Object.entries(uaf).filter(([, value]) => value !== undefined);
-  return set.length > 0 ? Object.fromEntries(set) : undefined;
+  });
+}
+
+/** `--rate-limit <group>=<points>/<seconds>`, repeatable; each merges into the tenant's limits by group. */
+function rateLimits(value: unknown) {
+  if (!Array.isArray(value)) return undefined;
+  return Object.fromEntries(
+    value.map((entry: string) => {
+      const match = /^([^=]+)=(\d+)\/(\d+)$/.exec(entry);
+      if (!match)
+        throw new UsageError(
+          `--rate-limit ${entry}: expected <group>=<points>/<seconds>, e.g. passcode=10/60`,
+        );
+      return [match[1]!, { points: Number(match[2]), durationSeconds: Number(match[3]) }];
+    }),
+  );
+}
+
+/** Public API (platform) settings: each section merges field by field into the tenant's. */
+function platformFrom(values: Record<string, unknown>) {
+  const cookieDomain = text(values["cookie-domain"]);
+  return section({
+    apiVersion: number(values["api-version"]),
+    session: section({
+      limit: number(values["session-limit"]),
+      idleTimeoutSeconds: number(values["session-idle-timeout"]),
+      crossDomain: boolean(values["session-cross-domain"]),
+      cookie: section({
+        name: text(values["cookie-name"]),
+        secure: boolean(values["cookie-secure"]),
+        sameSite: text(values["cookie-same-site"]),
+        // `none`: host-only (no Domain attribute).
+        domain: cookieDomain === "none" ? null : cookieDomain,
+        retention: text(values["cookie-retention"]),
+      }),
+    }),
+    password: section({
+      enabled: boolean(values["password-enabled"]),
+      minLength: number(values["password-min-length"]),
+    }),
+    emails: section({
+      requireVerification: boolean(values["emails-require-verification"]),
+      maxPerUser: number(values["emails-max"]),
+    }),
+    account: section({
+      allowSignup: boolean(values["allow-signup"]),
+      allowDeletion: boolean(values["allow-deletion"]),
+    }),
+    rateLimits: rateLimits(values["rate-limit"]),
+  });
 }
 
 const number = (value: unknown) => (typeof value === "string" ? Number(value) : undefined);
@@ -101,6 +168,7 @@ function settingsFrom(values: Record<string, unknown>): Record<string, unknown> 
     passkeyPolicy: policyFrom(values, ""),
     mfaPolicy: policyFrom(values, "mfa-"),
     uaf: uafFrom(values),
+    platform: platformFrom(values),
   };
   return Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined));
 }
@@ -117,7 +185,12 @@ export const tenantCreate: Command = {
     "[--attachment platform|cross-platform|any] [--mfa-user-verification …] [--mfa-attestation …] " +
     '[--mfa-resident-key …] [--mfa-attachment …] [--uaf-app-id <https url|"">] [--uaf-facet <facet id|none>]... ' +
     "[--uaf-trusted-root <file.pem|none>]... [--uaf-allow-surrogate true|false] [--uaf-aaid <VVVV#MMMM|none>]... " +
-    "[--uaf-test-authenticators true|false] [--json]",
+    "[--uaf-test-authenticators true|false] [--api-version 2|3] [--session-limit <n>] " +
+    "[--session-idle-timeout <s, 0 = off>] [--session-cross-domain true|false] [--cookie-name <name>] " +
+    "[--cookie-secure true|false] [--cookie-same-site strict|lax|none] [--cookie-domain <domain|none>] " +
+    "[--cookie-retention persistent|session] [--password-enabled true|false] [--password-min-length <n>] " +
+    "[--emails-require-verification true|false] [--emails-max <n>] [--allow-signup true|false] " +
+    "[--allow-deletion true|false] [--rate-limit <group>=<points>/<seconds>]... [--json]",
   description:
     "Create a tenant with a signing key and one API key per scope (admin, passkey, authenticator).",
   options: SETTINGS_OPTIONS,
@@ -158,8 +231,9 @@ export const tenantUpdate: Command = {
   name: "tenant update",
   usage: "tenant update <tenant-id> [the settings options of tenant create] [--json]",
   description:
-    "Change settings of a tenant. Policies and UAF settings merge field by field; --origin and each " +
-    "repeatable --uaf-… option replace their whole list (none empties it).",
+    "Change settings of a tenant. Policies, UAF and public API settings merge field by field; --origin and " +
+    "each repeatable --uaf-… option replace their whole list (none empties it); each --rate-limit sets one " +
+    "endpoint group (passcode, password, session_validate, …) and keeps the others.",
   options: SETTINGS_OPTIONS,
   async run({ values, positionals, json }) {
     const [tenantId] = positionals;

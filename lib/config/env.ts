@@ -7,6 +7,9 @@ import { z } from "zod";
  */
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
+/** `address@host` or `Display Name <address@host>`, on one line. */
+const MAIL_FROM = /^(?:[^<>@\r\n]*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/;
+
 const EnvSchema = z.object({
   PORT: z.coerce
     .number({ error: "must be a whole number from 1 to 65535" })
@@ -27,6 +30,18 @@ const EnvSchema = z.object({
     .enum(["true", "false", "1", "0"], { error: "must be true or false" })
     .default("true")
     .transform((value) => value === "true" || value === "1"),
+  SMTP_URL: z
+    .url({
+      protocol: /^smtps?$/,
+      error: "must be an smtp:// or smtps:// URL such as smtp://user:password@mail.example.com:587",
+    })
+    .optional(),
+  SMTP_FROM: z
+    .string()
+    .trim()
+    .max(320, "must be at most 320 characters")
+    .regex(MAIL_FROM, 'must be an address, optionally with a name: "Sesame <no-reply@example.com>"')
+    .default("Sesame <no-reply@localhost>"),
 });
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -43,6 +58,10 @@ export interface Config {
   logLevel: LogLevel;
   /** Seed a demo tenant on the first start against an empty database. */
   seedDemo: boolean;
+  /** SMTP server for passcode mails (`smtp://` or `smtps://`); unset: mails go to the dev outbox. */
+  smtpUrl: string | undefined;
+  /** Sender of Sesame's mails: `address` or `Name <address>`. */
+  smtpFrom: string;
 }
 
 export class ConfigError extends Error {
@@ -71,6 +90,8 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     masterSecret: e.SESAME_MASTER_SECRET,
     logLevel: e.LOG_LEVEL,
     seedDemo: e.SESAME_SEED_DEMO,
+    smtpUrl: e.SMTP_URL,
+    smtpFrom: e.SMTP_FROM,
   };
 }
 

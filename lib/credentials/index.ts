@@ -7,6 +7,7 @@ export {
   renameCredential,
   type OwnedCredential,
 } from "./manage-credentials";
+export { deleteUserCredential, listUserCredentials, renameUserCredential } from "./user-credentials";
 export {
   findCredentialWithOwner,
   insertCredential,

@@ -109,3 +109,45 @@ export async function findCredentialWithOwner(
     .limit(1);
   return row;
 }
+
+/** Renames a credential of this user; undefined when the user has none with this id. */
+export async function updateUserCredentialName(
+  tenantId: string,
+  userId: string,
+  credentialId: string,
+  name: string,
+): Promise<Credential | undefined> {
+  const db = await executor();
+  const [row] = await db
+    .update(webauthnCredentials)
+    .set({ name })
+    .where(
+      and(
+        eq(webauthnCredentials.tenantId, tenantId),
+        eq(webauthnCredentials.userId, userId),
+        eq(webauthnCredentials.id, credentialId),
+      ),
+    )
+    .returning();
+  return row;
+}
+
+/** Deletes a credential of this user; undefined when the user has none with this id. */
+export async function deleteUserCredentialRow(
+  tenantId: string,
+  userId: string,
+  credentialId: string,
+): Promise<Credential | undefined> {
+  const db = await executor();
+  const [row] = await db
+    .delete(webauthnCredentials)
+    .where(
+      and(
+        eq(webauthnCredentials.tenantId, tenantId),
+        eq(webauthnCredentials.userId, userId),
+        eq(webauthnCredentials.id, credentialId),
+      ),
+    )
+    .returning();
+  return row;
+}

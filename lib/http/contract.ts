@@ -1,6 +1,7 @@
-import type { z } from "zod";
+import { z } from "zod";
 import type { ZodOpenApiResponsesObject } from "zod-openapi";
 import type { ApiKeyScope } from "@/lib/db/schema";
+import { PlatformError } from "@/lib/contracts/schemas";
 
 /** The API surfaces; each has its own error shape, auth scheme and OpenAPI document. */
 export const SURFACES = ["authenticator", "passkey", "public", "flow", "admin", "health"] as const;
@@ -72,13 +73,38 @@ export interface Contract<
   deprecated?: { successor: string };
   /**
    * The rate-limit group this endpoint counts against (a key of the tenant's `platform.rateLimits`,
-   * e.g. `passcode`, `password`): limited per IP and per user.
+   * e.g. `passcode`, `password`; defaults in lib/rate-limit/groups.ts): every request that passes auth
+   * and validation counts once per IP and once per user (the session's user, else the body's
+   * `user_id`, `email` or `username`); over the limit it is 429 with `Retry-After`. Needs `loadsTenant`.
+   * defineContract documents the 429.
    */
   rateLimit?: string;
   responses: ZodOpenApiResponsesObject;
 }
 
-/** Declares a contract with its types inferred (the exact object type, so flags like `loadsTenant` stay literal). */
+/** Header values are whole seconds or counts within the bounds of a tenant's rate-limit settings. */
+const count = (min: number, max: number, description: string) =>
+  z.number().int().min(min).max(max).meta({ description });
+
+const RateLimitHeaders = z.object({
+  "Retry-After": count(1, 86_400, "Seconds until a request may pass again"),
+  "X-RateLimit-Limit": count(1, 100_000, "Requests per window, per IP and per user"),
+  "X-RateLimit-Remaining": count(0, 100_000, "Requests left in the window (0)"),
+  "X-RateLimit-Reset": count(1, 86_400, "Seconds until the window ends"),
+});
+
+/** The 429 every rate-limited endpoint may answer (platform error shape). */
+export const RATE_LIMITED_RESPONSE = {
+  description: "Too Many Requests: over the tenant's rate limit for this endpoint group, per IP or per user",
+  headers: RateLimitHeaders,
+  content: { "application/json": { schema: PlatformError } },
+};
+
+/**
+ * Declares a contract with its types inferred (the exact object type, so flags like `loadsTenant` stay
+ * literal). A rate-limited contract gets its 429 response documented.
+ */
 export function defineContract<C extends Contract>(contract: C): C {
-  return contract;
+  if (!contract.rateLimit || contract.responses["429"]) return contract;
+  return { ...contract, responses: { ...contract.responses, "429": RATE_LIMITED_RESPONSE } };
 }

@@ -2,14 +2,21 @@ import type { Tenant } from "@/lib/tenants";
 import type { Contract } from "./contract";
 
 /** Session response headers the public API's browser clients read (Hanko's SDK). */
-const SESSION_EXPOSED = [
-  "X-Auth-Token",
-  "X-Session-Lifetime",
-  "X-Session-Retention",
-  "Retry-After",
-  "Deprecation",
-  "Link",
-];
+const SESSION_EXPOSED = ["X-Auth-Token", "X-Session-Lifetime", "X-Session-Retention"];
+const RATE_LIMIT_EXPOSED = ["Retry-After", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"];
+const DEPRECATION_EXPOSED = ["Deprecation", "Link"];
+
+/** What a browser may read: everything on credentialed routes, else what this contract can send. */
+function exposedHeaders(contract: Contract): string[] {
+  if (contract.cors === "tenant-credentials") {
+    return ["X-Request-Id", ...SESSION_EXPOSED, ...RATE_LIMIT_EXPOSED, ...DEPRECATION_EXPOSED];
+  }
+  return [
+    "X-Request-Id",
+    ...(contract.rateLimit ? RATE_LIMIT_EXPOSED : []),
+    ...(contract.deprecated ? DEPRECATION_EXPOSED : []),
+  ];
+}
 
 /** Request headers a browser may ask to send: only header-name tokens are echoed back. */
 const HEADER_LIST = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+(\s*,\s*[A-Za-z0-9!#$%&'*+.^_`|~-]+)*$/;
@@ -35,10 +42,9 @@ export function applyCors(response: Response, origin: string | undefined, contra
   if (contract.cors !== "any") response.headers.append("vary", "Origin");
   if (!origin) return;
   response.headers.set("access-control-allow-origin", origin);
-  if (contract.cors === "tenant-credentials") {
+  if (contract.cors === "tenant-credentials")
     response.headers.set("access-control-allow-credentials", "true");
-    response.headers.set("access-control-expose-headers", ["X-Request-Id", ...SESSION_EXPOSED].join(", "));
-  } else response.headers.set("access-control-expose-headers", "X-Request-Id");
+  response.headers.set("access-control-expose-headers", exposedHeaders(contract).join(", "));
 }
 
 /** The answer to a CORS preflight for `methods` of one path. */

@@ -7,6 +7,12 @@ import { getConfig } from "@/lib/config";
 import { AppError, NotFound, ValidationFailed, formatZodIssues } from "@/lib/errors";
 import { authenticateSession, type AuthenticatedSession } from "@/lib/sessions";
 import { getLogger } from "@/lib/log";
+import {
+  applyRateLimitHeaders,
+  consumeRateLimit,
+  RateLimited,
+  type RateLimitOutcome,
+} from "@/lib/rate-limit";
 import { authenticate } from "./auth";
 import { readJsonBody } from "./body";
 import type { Contract } from "./contract";
@@ -42,7 +48,7 @@ function parse<S extends z.ZodType>(schema: S | undefined, value: unknown, where
 
 /**
  * Builds a Next.js route handler from a contract: request id → params → auth → query → body →
- * handler → presenter. Every failure leaves as the surface's error shape with `X-Request-Id`.
+ * rate limit → handler → presenter. Every failure leaves as the surface's error shape with `X-Request-Id`.
  */
 export function route<C extends Contract>(
   contract: C,
@@ -53,6 +59,7 @@ export function route<C extends Contract>(
     const ctx = requestContext(req);
     let response: Response;
     let tenant: Tenant | undefined;
+    let limited: RateLimitOutcome | undefined;
     try {
       const { params, tenantId, tenant: pathTenant } = await resolvePath(contract, context);
       tenant = pathTenant;
@@ -72,6 +79,11 @@ export function route<C extends Contract>(
       }
       const actor = key ? `api_key:${key.keyId}` : (session?.user.id ?? null);
       const audit: AuditContext = { ...ctx, actor };
+      if (contract.rateLimit) {
+        if (!tenant) throw new Error(`${contract.operationId}: rate limits need loadsTenant`);
+        const request = { ip: ctx.ip, sessionUserId: session?.user.id, body, audit };
+        limited = await consumeRateLimit(tenant, contract.rateLimit, request);
+      }
       response = await handler({
         ...ctx,
         req,
@@ -85,6 +97,7 @@ export function route<C extends Contract>(
       } as RouteInput<C>);
     } catch (thrown) {
       const error = toAppError(thrown);
+      if (error instanceof RateLimited) limited = error.outcome;
       const log = getLogger();
       if (error.status >= 500) {
         log.error(
@@ -94,8 +107,9 @@ export function route<C extends Contract>(
       }
       response = presentError(contract.surface, error);
     }
+    if (limited) applyRateLimitHeaders(response, limited);
     applyCors(response, allowedOrigin(req, contract, tenant), contract);
-    if (contract.deprecated && response.status !== 404) {
+    if (contract.deprecated && tenant?.platform.apiVersion !== 3) {
       response.headers.set("deprecation", "true");
       const successor = contract.deprecated.successor.replace("{tenantId}", tenant?.id ?? "");
       response.headers.append("link", `<${getConfig().baseUrl}${successor}>; rel="successor-version"`);

@@ -1,13 +1,5 @@
 import type { Tenant } from "@/lib/tenants";
 
-/** Response headers a browser client reads across origins (CORS `Access-Control-Expose-Headers`). */
-export const SESSION_EXPOSED_HEADERS = [
-  "X-Auth-Token",
-  "X-Session-Lifetime",
-  "X-Session-Retention",
-  "Retry-After",
-];
-
 /** The cookie's path: the tenant's API, unless a domain is set to share the cookie with the tenant's site. */
 function cookiePath(tenant: Tenant): string {
   return tenant.platform.session.cookie.domain ? "/" : `/t/${tenant.id}`;

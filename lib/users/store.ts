@@ -50,3 +50,10 @@ export async function findUser(tenantId: string, userId: string): Promise<User |
     .limit(1);
   return row ? toUser(row) : undefined;
 }
+
+/** A user of the public API: known by its id, no external id. */
+export async function insertUser(tenantId: string): Promise<User> {
+  const db = await executor();
+  const [row] = await db.insert(users).values({ tenantId }).returning();
+  return toUser(row!);
+}

@@ -12,8 +12,10 @@ import type { Tenant } from "@/lib/tenants";
 import { consumeChallenge, storeChallenge } from "./challenges";
 import { isEmbedded, readClientData } from "./client-data";
 import { auditPrefix, policyOf, timeoutMs } from "./policy";
+import { isUserHandleOf } from "./user-handle";
 
-export type AssertionKind = "login" | "mfa-login" | "transaction";
+/** Assertion ceremonies: the Passkey API's, and the public API's login to a session. */
+export type AssertionKind = "login" | "mfa-login" | "transaction" | "public-login";
 
 /** 401 with Hanko's title; the detail says what to fix without telling credentials and users apart. */
 export const assertionFailed = (detail: string) =>
@@ -56,15 +58,14 @@ export async function issueAssertionOptions(
   return requestOptions;
 }
 
-export interface VerifiedAssertion {
+export interface VerifiedAssertion<K extends AssertionKind = AssertionKind> {
   ceremony: WebauthnChallengeRow;
   credential: Credential;
-  ownerExternalId: string;
-}
-
-function userHandleText(userHandle: string | null | undefined): string | undefined {
-  if (!userHandle) return undefined;
-  return Buffer.from(userHandle, "base64url").toString("utf8");
+  /**
+   * The owner's external id (the Passkey API `user_id`). Passkey API ceremonies accept only credentials
+   * of such users; a public login accepts platform users too, who have none.
+   */
+  ownerExternalId: K extends "public-login" ? string | null : string;
 }
 
 /**
@@ -74,12 +75,12 @@ function userHandleText(userHandle: string | null | undefined): string | undefin
  * then the signature, origin, RP ID, flags and sign count are verified, and the credential's use is
  * recorded with a compare-and-set on the sign count. `complete` runs in the same transaction.
  */
-export async function finalizeAssertion<T>(
+export async function finalizeAssertion<T, K extends AssertionKind>(
   tenant: Tenant,
-  kind: AssertionKind,
+  kind: K,
   response: AuthenticationResponseJSON,
   context: AuditContext,
-  complete: (verified: VerifiedAssertion) => Promise<{ result: T; details?: Record<string, unknown> }>,
+  complete: (verified: VerifiedAssertion<K>) => Promise<{ result: T; details?: Record<string, unknown> }>,
 ): Promise<T> {
   const clientData = readClientData(response.response.clientDataJSON, "unable to finish login");
   const ceremony = await consumeChallenge(tenant.id, kind, clientData.challenge);
@@ -92,13 +93,15 @@ export async function finalizeAssertion<T>(
   if (isEmbedded(clientData)) throw assertionFailed("cross-origin (embedded) ceremonies are not allowed");
 
   const found = await findCredentialWithOwner(tenant.id, response.rawId);
-  if (!found?.ownerExternalId) throw assertionFailed(NOT_USABLE);
+  if (!found || (kind !== "public-login" && found.ownerExternalId === null)) {
+    throw assertionFailed(NOT_USABLE);
+  }
   const { credential, ownerExternalId } = found;
   if (credential.isMfa !== (kind === "mfa-login")) {
     throw assertionFailed(
       kind === "mfa-login"
         ? "only MFA credentials can be used for MFA login"
-        : `MFA credentials are not usable for ${kind === "login" ? "normal login" : "transactions"}`,
+        : `MFA credentials are not usable for ${kind === "transaction" ? "transactions" : "normal login"}`,
     );
   }
   if (ceremony.allowCredentials && !ceremony.allowCredentials.includes(credential.id)) {
@@ -109,11 +112,16 @@ export async function finalizeAssertion<T>(
   if (ceremony.userId && ceremony.userId !== credential.userId) throw assertionFailed(NOT_USABLE);
   // MFA keys are often not discoverable and may send any user handle: the session names the user.
   if (kind !== "mfa-login") {
-    const handle = userHandleText(response.response.userHandle);
+    const handle = response.response.userHandle || undefined;
     if (!ceremony.userId && handle === undefined) {
       throw assertionFailed("a discoverable login needs the user handle");
     }
-    if (handle !== undefined && handle !== ownerExternalId) throw assertionFailed(NOT_USABLE);
+    if (
+      handle !== undefined &&
+      !isUserHandleOf(handle, { id: credential.userId, externalId: ownerExternalId })
+    ) {
+      throw assertionFailed(NOT_USABLE);
+    }
   }
 
   let info;
@@ -152,11 +160,13 @@ export async function finalizeAssertion<T>(
     });
     if (!recorded)
       throw assertionFailed("the credential was used or removed during this ceremony (sign counter changed)");
-    const { result, details } = await complete({ ceremony, credential, ownerExternalId });
+    const verified = { ceremony, credential, ownerExternalId } as VerifiedAssertion<K>;
+    const { result, details } = await complete(verified);
     await recordAuditEvent(tenant.id, {
       ...context,
       type: `${auditPrefix(kind)}.finalize.succeeded`,
-      actor: ownerExternalId,
+      // Public API events name the user by its id, Passkey API events by the relying party's.
+      actor: kind === "public-login" ? credential.userId : ownerExternalId,
       details: { credential_id: credential.id, ...details },
     });
     return result;

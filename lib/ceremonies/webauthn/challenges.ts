@@ -1,22 +1,26 @@
 import { and, eq, getTableColumns, lt, sql } from "drizzle-orm";
 import { executor } from "@/lib/db";
-import { webauthnChallenges, type CeremonyKind, type WebauthnChallengeRow } from "@/lib/db/schema";
+import { webauthnChallenges, type WebauthnChallengeRow } from "@/lib/db/schema";
+import type { StoredCeremonyKind } from "./policy";
 
 export type IssuedChallenge = Omit<
   typeof webauthnChallenges.$inferInsert,
-  "id" | "createdAt" | "expiresAt"
+  "id" | "createdAt" | "expiresAt" | "kind"
 > & {
+  kind: StoredCeremonyKind;
   ttlSeconds: number;
 };
 
 /** One in this many issued challenges also sweeps expired ones, so abandoned ceremonies do not pile up. */
 const SWEEP_EVERY = 64;
 
-export async function storeChallenge({ ttlSeconds, ...values }: IssuedChallenge): Promise<void> {
+export async function storeChallenge({ ttlSeconds, kind, ...values }: IssuedChallenge): Promise<void> {
   const db = await executor();
-  await db
-    .insert(webauthnChallenges)
-    .values({ ...values, expiresAt: sql`now() + make_interval(secs => ${ttlSeconds})` });
+  await db.insert(webauthnChallenges).values({
+    ...values,
+    kind,
+    expiresAt: sql`now() + make_interval(secs => ${ttlSeconds})`,
+  });
   if (Math.random() * SWEEP_EVERY < 1) await sweepExpiredChallenges();
 }
 
@@ -27,7 +31,7 @@ export async function storeChallenge({ ttlSeconds, ...values }: IssuedChallenge)
  */
 export async function consumeChallenge(
   tenantId: string,
-  kind: CeremonyKind,
+  kind: StoredCeremonyKind,
   challenge: string,
 ): Promise<(WebauthnChallengeRow & { expired: boolean }) | undefined> {
   const db = await executor();

@@ -13,3 +13,11 @@ export {
 } from "./transaction";
 export { canonicalJson, transactionChallenge } from "./transaction-challenge";
 export { sweepExpiredChallenges } from "./challenges";
+export {
+  finalizePublicLogin,
+  finalizePublicRegistration,
+  initializePublicLogin,
+  initializePublicRegistration,
+  type PublicCeremonyResult,
+} from "./public";
+export { userHandleOf } from "./user-handle";

@@ -2,6 +2,7 @@ import { generateRegistrationOptions, verifyRegistrationResponse } from "@simple
 import type {
   PublicKeyCredentialCreationOptionsJSON,
   RegistrationResponseJSON,
+  VerifiedRegistrationResponse,
 } from "@simplewebauthn/server";
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
 import {
@@ -11,14 +12,16 @@ import {
   selectUserCredentials,
 } from "@/lib/credentials";
 import { transaction } from "@/lib/db";
+import type { WebauthnChallengeRow } from "@/lib/db/schema";
 import { AppError, BadRequest, NotFound } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
-import { findUser, upsertExternalUser } from "@/lib/users";
+import { findUser, upsertExternalUser, type User } from "@/lib/users";
 import { consumeChallenge, storeChallenge } from "./challenges";
 import { attestationProblem } from "./attestation";
 import { isEmbedded, readClientData } from "./client-data";
-import { SUPPORTED_ALGORITHMS, auditPrefix, policyOf, timeoutMs } from "./policy";
+import { SUPPORTED_ALGORITHMS, auditPrefix, policyOf, timeoutMs, type PublicCeremonyKind } from "./policy";
 import { issueCeremonyToken } from "./token";
+import { userHandleOf } from "./user-handle";
 
 export interface RegistrationInput {
   /** The relying party's id for the user; its UTF-8 bytes become the WebAuthn user handle. */
@@ -35,10 +38,60 @@ export type CreationOptions = PublicKeyCredentialCreationOptionsJSON & {
   };
 };
 
-type RegistrationKind = "registration" | "mfa-registration";
+type PasskeyRegistrationKind = "registration" | "mfa-registration";
+export type AnyRegistrationKind =
+  PasskeyRegistrationKind | Extract<PublicCeremonyKind, "public-registration">;
 
 /** WebAuthn §7.1 step 25: longer credential ids are refused. */
 const MAX_CREDENTIAL_ID_BYTES = 1023;
+
+/**
+ * Creation options for `user` under the tenant's policy for `kind`, with a single-use challenge stored
+ * for tenant, kind and user. `excludeCredentials` lists the user's credentials, so an authenticator
+ * that already holds one says so instead of registering twice.
+ */
+export async function issueCreationOptions(
+  tenant: Tenant,
+  kind: AnyRegistrationKind,
+  user: User,
+  names: { userName: string; displayName: string },
+): Promise<CreationOptions> {
+  const { name, policy } = policyOf(tenant, kind);
+  const existing = await selectUserCredentials(tenant.id, user.id);
+  const options = await generateRegistrationOptions({
+    rpName: tenant.rpName,
+    rpID: tenant.rpId,
+    userName: names.userName,
+    userDisplayName: names.displayName,
+    userID: userHandleOf(user),
+    timeout: timeoutMs(tenant),
+    attestationType: policy.attestation === "none" ? "none" : "direct",
+    excludeCredentials: existing.map((credential) => ({ id: credential.id })),
+    authenticatorSelection: {
+      residentKey: policy.residentKey,
+      userVerification: policy.userVerification,
+      ...(policy.attachment ? { authenticatorAttachment: policy.attachment } : {}),
+    },
+    supportedAlgorithmIDs: SUPPORTED_ALGORITHMS,
+  });
+  await storeChallenge({
+    tenantId: tenant.id,
+    kind,
+    challenge: options.challenge,
+    userId: user.id,
+    policy: name,
+    userVerification: policy.userVerification,
+    ttlSeconds: tenant.challengeTtlSeconds,
+  });
+  return {
+    ...options,
+    attestation: policy.attestation,
+    authenticatorSelection: {
+      ...options.authenticatorSelection,
+      ...(policy.attachment ? { authenticatorAttachement: policy.attachment } : {}),
+    },
+  };
+}
 
 /**
  * Starts a passkey (or MFA key) registration: creates or updates the user, stores a single-use
@@ -46,14 +99,13 @@ const MAX_CREDENTIAL_ID_BYTES = 1023;
  */
 export async function initializeRegistration(
   tenant: Tenant,
-  kind: RegistrationKind,
+  kind: PasskeyRegistrationKind,
   input: RegistrationInput,
   context: AuditContext,
 ): Promise<CreationOptions> {
   const type = `${auditPrefix(kind)}.initialize`;
   return auditFailures(tenant.id, type, context, () =>
     transaction(async () => {
-      const { name, policy } = policyOf(tenant, kind);
       const displayName = input.displayName?.trim() || input.username;
       const user = await upsertExternalUser(tenant.id, {
         externalId: input.userId,
@@ -61,43 +113,115 @@ export async function initializeRegistration(
         displayName,
         icon: input.icon ?? null,
       });
-      const existing = await selectUserCredentials(tenant.id, user.id);
-      const options = await generateRegistrationOptions({
-        rpName: tenant.rpName,
-        rpID: tenant.rpId,
+      const options = await issueCreationOptions(tenant, kind, user, {
         userName: input.username,
-        userDisplayName: displayName,
-        userID: new TextEncoder().encode(input.userId),
-        timeout: timeoutMs(tenant),
-        attestationType: policy.attestation === "none" ? "none" : "direct",
-        excludeCredentials: existing.map((credential) => ({ id: credential.id })),
-        authenticatorSelection: {
-          residentKey: policy.residentKey,
-          userVerification: policy.userVerification,
-          ...(policy.attachment ? { authenticatorAttachment: policy.attachment } : {}),
-        },
-        supportedAlgorithmIDs: SUPPORTED_ALGORITHMS,
-      });
-      await storeChallenge({
-        tenantId: tenant.id,
-        kind,
-        challenge: options.challenge,
-        userId: user.id,
-        policy: name,
-        userVerification: policy.userVerification,
-        ttlSeconds: tenant.challengeTtlSeconds,
+        displayName,
       });
       await recordAuditEvent(tenant.id, { ...context, type: `${type}.succeeded`, actor: input.userId });
-      return {
-        ...options,
-        attestation: policy.attestation,
-        authenticatorSelection: {
-          ...options.authenticatorSelection,
-          ...(policy.attachment ? { authenticatorAttachement: policy.attachment } : {}),
-        },
-      };
+      return options;
     }),
   );
+}
+
+type RegistrationInfo = NonNullable<VerifiedRegistrationResponse["registrationInfo"]>;
+
+export interface VerifiedRegistration {
+  ceremony: WebauthnChallengeRow;
+  info: RegistrationInfo;
+}
+
+const invalidAttestation = (detail: string) =>
+  new BadRequest("failed to validate attestation", { details: [detail] });
+
+/**
+ * The checks of every registration finalize (WebAuthn §7.1): consumes the challenge for this tenant
+ * and kind (and, when `userId` is given, refuses a ceremony started for anyone else), then verifies
+ * the attestation against the tenant's origins and RP ID. Nothing is stored yet.
+ */
+export async function verifyRegistration(
+  tenant: Tenant,
+  kind: AnyRegistrationKind,
+  response: RegistrationResponseJSON,
+  expected: { userId?: string } = {},
+): Promise<VerifiedRegistration> {
+  const clientData = readClientData(
+    response.response.clientDataJSON,
+    "unable to parse credential creation response",
+  );
+  const ceremony = await consumeChallenge(tenant.id, kind, clientData.challenge);
+  if (!ceremony) throw new BadRequest("received challenge does not match with any stored one");
+  if (ceremony.expired) throw new BadRequest("Session has Expired");
+  if (expected.userId !== undefined && ceremony.userId !== expected.userId) {
+    throw new BadRequest("received challenge does not match with any stored one", {
+      details: ["the registration was started by another user"],
+    });
+  }
+  if (isEmbedded(clientData)) throw invalidAttestation("cross-origin (embedded) ceremonies are not allowed");
+  if (Buffer.from(response.rawId, "base64url").length > MAX_CREDENTIAL_ID_BYTES) {
+    throw invalidAttestation(`the credential id is longer than ${MAX_CREDENTIAL_ID_BYTES} bytes`);
+  }
+
+  let info;
+  try {
+    const verification = await verifyRegistrationResponse({
+      response,
+      expectedChallenge: ceremony.challenge,
+      expectedOrigin: tenant.origins,
+      expectedRPID: tenant.rpId,
+      expectedType: "webauthn.create",
+      requireUserPresence: true,
+      requireUserVerification: ceremony.userVerification === "required",
+      supportedAlgorithmIDs: SUPPORTED_ALGORITHMS,
+    });
+    if (!verification.verified) throw new Error("the attestation could not be verified");
+    info = verification.registrationInfo;
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw invalidAttestation((error as Error).message);
+  }
+  // The library stores what authenticator data attests; the response must name that credential.
+  if (info.credential.id !== response.rawId)
+    throw invalidAttestation("rawId is not the attested credential id");
+  const problem = attestationProblem(info);
+  if (problem) throw invalidAttestation(problem);
+  return { ceremony, info };
+}
+
+/**
+ * Stores a verified credential for `user` and records the success event, in the caller's transaction.
+ * Returns the credential id.
+ */
+export async function storeRegisteredCredential(
+  tenant: Tenant,
+  kind: AnyRegistrationKind,
+  user: User,
+  response: RegistrationResponseJSON,
+  { info }: VerifiedRegistration,
+  context: AuditContext & { actor: string },
+): Promise<string> {
+  const credentialId = info.credential.id;
+  const stored = await insertCredential({
+    tenantId: tenant.id,
+    id: credentialId,
+    userId: user.id,
+    name: defaultCredentialName(credentialId, authenticatorName(info.aaguid)),
+    publicKey: Buffer.from(info.credential.publicKey).toString("base64url"),
+    signCount: info.credential.counter,
+    transports: response.response.transports ?? [],
+    aaguid: info.aaguid,
+    attestationType: info.fmt,
+    backupEligible: info.credentialDeviceType === "multiDevice",
+    backupState: info.credentialBackedUp,
+    userVerified: info.userVerified,
+    isMfa: kind === "mfa-registration",
+  });
+  if (!stored) throw invalidAttestation("this credential is already registered");
+  await recordAuditEvent(tenant.id, {
+    ...context,
+    type: `${auditPrefix(kind)}.finalize.succeeded`,
+    details: { credential_id: credentialId, aaguid: info.aaguid, fmt: info.fmt },
+  });
+  return credentialId;
 }
 
 /**
@@ -106,77 +230,24 @@ export async function initializeRegistration(
  */
 export async function finalizeRegistration(
   tenant: Tenant,
-  kind: RegistrationKind,
+  kind: PasskeyRegistrationKind,
   response: RegistrationResponseJSON,
   context: AuditContext,
 ): Promise<{ token: string }> {
   const type = `${auditPrefix(kind)}.finalize`;
   return auditFailures(tenant.id, type, context, async () => {
-    const clientData = readClientData(
-      response.response.clientDataJSON,
-      "unable to parse credential creation response",
-    );
-    const ceremony = await consumeChallenge(tenant.id, kind, clientData.challenge);
-    if (!ceremony) throw new BadRequest("received challenge does not match with any stored one");
-    if (ceremony.expired) throw new BadRequest("Session has Expired");
-    const invalid = (detail: string) =>
-      new BadRequest("failed to validate attestation", { details: [detail] });
-    if (isEmbedded(clientData)) throw invalid("cross-origin (embedded) ceremonies are not allowed");
-    if (Buffer.from(response.rawId, "base64url").length > MAX_CREDENTIAL_ID_BYTES) {
-      throw invalid(`the credential id is longer than ${MAX_CREDENTIAL_ID_BYTES} bytes`);
-    }
-
-    let info;
-    try {
-      const verification = await verifyRegistrationResponse({
-        response,
-        expectedChallenge: ceremony.challenge,
-        expectedOrigin: tenant.origins,
-        expectedRPID: tenant.rpId,
-        expectedType: "webauthn.create",
-        requireUserPresence: true,
-        requireUserVerification: ceremony.userVerification === "required",
-        supportedAlgorithmIDs: SUPPORTED_ALGORITHMS,
-      });
-      if (!verification.verified) throw new Error("the attestation could not be verified");
-      info = verification.registrationInfo;
-    } catch (error) {
-      if (error instanceof AppError) throw error;
-      throw invalid((error as Error).message);
-    }
-    // The library stores what authenticator data attests; the response must name that credential.
-    if (info.credential.id !== response.rawId) throw invalid("rawId is not the attested credential id");
-    const problem = attestationProblem(info);
-    if (problem) throw invalid(problem);
-
+    const verified = await verifyRegistration(tenant, kind, response);
+    const { ceremony } = verified;
     const user = ceremony.userId ? await findUser(tenant.id, ceremony.userId) : undefined;
     if (!user?.externalId) throw new NotFound("user not found");
-    const credentialId = info.credential.id;
+    const externalId = user.externalId;
 
     return transaction(async () => {
-      const stored = await insertCredential({
-        tenantId: tenant.id,
-        id: credentialId,
-        userId: user.id,
-        name: defaultCredentialName(credentialId, authenticatorName(info.aaguid)),
-        publicKey: Buffer.from(info.credential.publicKey).toString("base64url"),
-        signCount: info.credential.counter,
-        transports: response.response.transports ?? [],
-        aaguid: info.aaguid,
-        attestationType: info.fmt,
-        backupEligible: info.credentialDeviceType === "multiDevice",
-        backupState: info.credentialBackedUp,
-        userVerified: info.userVerified,
-        isMfa: kind === "mfa-registration",
-      });
-      if (!stored) throw invalid("this credential is already registered");
-      await recordAuditEvent(tenant.id, {
+      const credentialId = await storeRegisteredCredential(tenant, kind, user, response, verified, {
         ...context,
-        type: `${type}.succeeded`,
-        actor: user.externalId,
-        details: { credential_id: credentialId, aaguid: info.aaguid, fmt: info.fmt },
+        actor: externalId,
       });
-      return { token: await issueCeremonyToken(tenant, { userId: user.externalId!, credentialId }) };
+      return { token: await issueCeremonyToken(tenant, { userId: externalId, credentialId }) };
     });
   });
 }

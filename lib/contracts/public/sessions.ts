@@ -48,6 +48,7 @@ export const validateSessionPost = defineContract({
   summary: "Validate a session token (for backends)",
   tags: ["Sessions"],
   auth: { kind: "none" },
+  rateLimit: "session_validate",
   body: z.object({ session_token: z.string().min(1).max(8192) }),
   responses: {
     "200": jsonResponse("The session's state", SessionValidation),

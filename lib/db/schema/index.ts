@@ -7,3 +7,4 @@ export * from "./users";
 export * from "./webauthn";
 export * from "./uaf";
 export * from "./platform";
+export * from "./mail";

@@ -20,6 +20,9 @@ export const CEREMONY_KINDS = [
   "mfa-registration",
   "mfa-login",
   "transaction",
+  // The public API's own WebAuthn ceremonies (a platform session's user, discoverable login).
+  "public-registration",
+  "public-login",
 ] as const;
 export type CeremonyKind = (typeof CEREMONY_KINDS)[number];
 

@@ -1,0 +1,21 @@
+import { setPrimaryEmail, setPrimaryEmailPost } from "@/lib/contracts/public/emails";
+import { setPrimaryEmail as makePrimary } from "@/lib/emails";
+import { noContent, preflight, route, type RouteInput } from "@/lib/http";
+
+export const dynamic = "force-dynamic";
+
+async function setPrimary({
+  tenant,
+  session,
+  params,
+  audit,
+}: RouteInput<typeof setPrimaryEmail | typeof setPrimaryEmailPost>) {
+  await makePrimary(tenant, session.user, params.emailId, audit);
+  return noContent();
+}
+
+// PUT /t/{tenantId}/emails/{emailId}/set_primary: make the address the primary one
+export const PUT = route(setPrimaryEmail, setPrimary);
+// POST /t/{tenantId}/emails/{emailId}/set_primary (deprecated spelling)
+export const POST = route(setPrimaryEmailPost, setPrimary);
+export const OPTIONS = preflight(setPrimaryEmail, setPrimaryEmailPost);

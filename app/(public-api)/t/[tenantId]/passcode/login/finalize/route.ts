@@ -1,0 +1,20 @@
+import { passcodeFinalize } from "@/lib/contracts/public/passcodes";
+import { json, preflight, route } from "@/lib/http";
+import { finalizePasscode } from "@/lib/passcodes";
+import { presentedSessionToken, sessionHeaders } from "@/lib/sessions";
+
+export const dynamic = "force-dynamic";
+
+// POST /t/{tenantId}/passcode/login/finalize (deprecated): check the code, start a session
+export const POST = route(passcodeFinalize, async ({ req, tenant, body, audit }) => {
+  const { passcode, session } = await finalizePasscode(
+    tenant,
+    body,
+    presentedSessionToken(req, tenant)?.token,
+    audit,
+  );
+  const response = json(passcode);
+  sessionHeaders(tenant, session.token).forEach((value, name) => response.headers.append(name, value));
+  return response;
+});
+export const OPTIONS = preflight(passcodeFinalize);

@@ -1,0 +1,19 @@
+import { passwordLogin } from "@/lib/contracts/public/passwords";
+import { json, preflight, route } from "@/lib/http";
+import { loginWithPassword } from "@/lib/passwords";
+import { sessionHeaders } from "@/lib/sessions";
+
+export const dynamic = "force-dynamic";
+
+// POST /t/{tenantId}/password/login (deprecated): check the password, start a session
+export const POST = route(passwordLogin, async ({ tenant, body, audit }) => {
+  const { user, session } = await loginWithPassword(
+    tenant,
+    { userId: body.user_id, password: body.password },
+    audit,
+  );
+  const response = json({ user_id: user.id });
+  sessionHeaders(tenant, session.token).forEach((value, name) => response.headers.append(name, value));
+  return response;
+});
+export const OPTIONS = preflight(passwordLogin);

@@ -1,0 +1,19 @@
+import { deleteUser, lookupUser } from "@/lib/contracts/public/users";
+import { json, noContent, preflight, route } from "@/lib/http";
+import { clearSessionCookie } from "@/lib/sessions";
+import { deleteUser as deleteAccount, lookupUser as findUserOf } from "@/lib/users";
+
+export const dynamic = "force-dynamic";
+
+// POST /t/{tenantId}/user (deprecated): the user of an email address
+export const POST = route(lookupUser, async ({ tenant, body }) => json(await findUserOf(tenant, body)));
+
+// DELETE /t/{tenantId}/user (deprecated): delete the signed-in user's account
+export const DELETE = route(deleteUser, async ({ tenant, session, audit }) => {
+  await deleteAccount(tenant, session.user, audit);
+  const response = noContent();
+  clearSessionCookie(tenant).forEach((value, name) => response.headers.append(name, value));
+  return response;
+});
+
+export const OPTIONS = preflight(lookupUser, deleteUser);

@@ -1,0 +1,17 @@
+import { signUp } from "@/lib/contracts/public/users";
+import { json, preflight, route } from "@/lib/http";
+import { sessionHeaders } from "@/lib/sessions";
+import { signUp as signUpUser } from "@/lib/users/sign-up";
+
+export const dynamic = "force-dynamic";
+
+// POST /t/{tenantId}/users (deprecated): sign up with an email address
+export const POST = route(signUp, async ({ tenant, body, audit }) => {
+  const { body: created, session } = await signUpUser(tenant, body, audit);
+  const response = json(created);
+  if (session) {
+    sessionHeaders(tenant, session.token).forEach((value, name) => response.headers.append(name, value));
+  }
+  return response;
+});
+export const OPTIONS = preflight(signUp);

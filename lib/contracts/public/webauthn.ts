@@ -1,0 +1,175 @@
+import { z } from "zod";
+import type { Credential } from "@/lib/credentials";
+import { defineContract } from "@/lib/http/contract";
+import {
+  AuthenticationResponse,
+  CreationOptions,
+  CredentialIdParam,
+  RegistrationResponse,
+  RequestOptions,
+} from "../passkey/schemas";
+import { TenantIdParam, platformErrors } from "../schemas";
+import { jsonResponse, publicRoute } from "./common";
+
+export const WebauthnCeremonyResult = z
+  .object({
+    credential_id: z.string().meta({ description: "The credential id (base64url)" }),
+    user_id: z.string().meta({ description: "The user's id" }),
+  })
+  .meta({ id: "WebauthnCeremonyResult" });
+
+/** A credential as Hanko 2.x's public API lists it. */
+export const WebauthnCredential = z
+  .object({
+    id: z.string().meta({ description: "The credential id (base64url)" }),
+    name: z.string().meta({ description: "A display label (default: the authenticator's model, if known)" }),
+    public_key: z.string().meta({ description: "COSE public key, base64url" }),
+    attestation_type: z.string(),
+    aaguid: z.string(),
+    last_used_at: z.iso.datetime().optional().meta({ description: "Absent until the first login" }),
+    created_at: z.iso.datetime(),
+    transports: z.array(z.string()),
+    backup_eligible: z.boolean(),
+    backup_state: z.boolean(),
+    mfa_only: z.boolean().meta({ description: "A second-factor key, not usable for passkey login" }),
+  })
+  .meta({ id: "WebauthnCredential" });
+
+/** A stored credential in Hanko 2.x's shape (`last_used_at` left out until the first use, as Go omits it). */
+export function webauthnCredentialDto(credential: Credential): z.input<typeof WebauthnCredential> {
+  return {
+    id: credential.id,
+    name: credential.name,
+    public_key: credential.publicKey,
+    attestation_type: credential.attestationType,
+    aaguid: credential.aaguid,
+    ...(credential.lastUsedAt ? { last_used_at: credential.lastUsedAt.toISOString() } : {}),
+    created_at: credential.createdAt.toISOString(),
+    transports: credential.transports,
+    backup_eligible: credential.backupEligible,
+    backup_state: credential.backupState,
+    mfa_only: credential.isMfa,
+  };
+}
+
+const webauthn = { ...publicRoute, tags: ["WebAuthn"] as string[] };
+const toProfile = { successor: "/t/{tenantId}/profile" };
+const toLogin = { successor: "/t/{tenantId}/login" };
+
+export const webauthnRegistrationInitialize = defineContract({
+  ...webauthn,
+  method: "POST",
+  path: "/t/{tenantId}/webauthn/registration/initialize",
+  operationId: "webauthnRegistrationInitialize",
+  summary: "Start adding a passkey to the signed-in user",
+  description:
+    "Creation options under the tenant's passkey policy; `excludeCredentials` lists the user's credentials. Deprecated: use the profile flow.",
+  auth: { kind: "session" },
+  deprecated: toProfile,
+  responses: {
+    "200": jsonResponse("Pass `publicKey` to navigator.credentials.create()", CreationOptions),
+    ...platformErrors(401, 403, 404, 500),
+  },
+});
+
+export const webauthnRegistrationFinalize = defineContract({
+  ...webauthn,
+  method: "POST",
+  path: "/t/{tenantId}/webauthn/registration/finalize",
+  operationId: "webauthnRegistrationFinalize",
+  summary: "Store the signed-in user's new passkey",
+  description: "The attestation of a registration the same user started. Deprecated: use the profile flow.",
+  auth: { kind: "session" },
+  deprecated: toProfile,
+  body: RegistrationResponse,
+  responses: {
+    "200": jsonResponse("Registered", WebauthnCeremonyResult),
+    ...platformErrors(400, 401, 403, 404, 413, 415, 500),
+  },
+});
+
+export const webauthnLoginInitialize = defineContract({
+  ...webauthn,
+  method: "POST",
+  path: "/t/{tenantId}/webauthn/login/initialize",
+  operationId: "webauthnLoginInitialize",
+  summary: "Start a passkey login",
+  description:
+    "An empty body starts a discoverable login. With `user_id`, `allowCredentials` lists that user's passkeys (a user without passkeys gets a discoverable login; an unknown user is a 400). Deprecated: use the login flow.",
+  auth: { kind: "none" },
+  deprecated: toLogin,
+  emptyBodyAs: "empty-object",
+  body: z.object({ user_id: z.uuid("must be a UUID").optional() }),
+  responses: {
+    "200": jsonResponse("Pass `publicKey` to navigator.credentials.get()", RequestOptions),
+    ...platformErrors(400, 404, 413, 415, 500),
+  },
+});
+
+export const webauthnLoginFinalize = defineContract({
+  ...webauthn,
+  method: "POST",
+  path: "/t/{tenantId}/webauthn/login/finalize",
+  operationId: "webauthnLoginFinalize",
+  summary: "Finish a passkey login",
+  description:
+    'Verifies the assertion and starts a session (`amr: ["passkey"]`): the session cookie, or `X-Auth-Token` in cross-domain mode, with `X-Session-Lifetime` and `X-Session-Retention`. MFA-only keys are refused. Deprecated: use the login flow.',
+  auth: { kind: "none" },
+  deprecated: toLogin,
+  body: AuthenticationResponse,
+  responses: {
+    "200": jsonResponse("Logged in; the session comes in the headers", WebauthnCeremonyResult),
+    ...platformErrors(400, 401, 404, 413, 415, 500),
+  },
+});
+
+export const webauthnCredentialsList = defineContract({
+  ...webauthn,
+  method: "GET",
+  path: "/t/{tenantId}/webauthn/credentials",
+  operationId: "webauthnCredentialsList",
+  summary: "The signed-in user's credentials",
+  description: "Passkeys and MFA keys, oldest first. Deprecated: use the profile flow.",
+  auth: { kind: "session" },
+  deprecated: toProfile,
+  responses: {
+    "200": jsonResponse("The credentials", z.array(WebauthnCredential)),
+    ...platformErrors(401, 404, 500),
+  },
+});
+
+const credentialParams = z.object({ tenantId: TenantIdParam, id: CredentialIdParam });
+
+export const webauthnCredentialUpdate = defineContract({
+  ...webauthn,
+  method: "PATCH",
+  path: "/t/{tenantId}/webauthn/credentials/{id}",
+  operationId: "webauthnCredentialUpdate",
+  summary: "Rename one of the signed-in user's credentials",
+  description:
+    "`name` is a display label only. Another user's or tenant's credential, or an unknown id, is 404 `{code: 404, message: \"Not found\"}`. 204. Deprecated: use the profile flow.",
+  auth: { kind: "session" },
+  deprecated: toProfile,
+  params: credentialParams,
+  body: z.object({
+    name: z.string().trim().min(1, "is required").max(255, "must be at most 255 characters"),
+  }),
+  responses: {
+    "204": { description: "Renamed" },
+    ...platformErrors(400, 401, 403, 404, 413, 415, 500),
+  },
+});
+
+export const webauthnCredentialDelete = defineContract({
+  ...webauthn,
+  method: "DELETE",
+  path: "/t/{tenantId}/webauthn/credentials/{id}",
+  operationId: "webauthnCredentialDelete",
+  summary: "Delete one of the signed-in user's credentials",
+  description:
+    "Another user's or tenant's credential, or an unknown id, is 404 `Not found`. 204. Deprecated: use the profile flow.",
+  auth: { kind: "session" },
+  deprecated: toProfile,
+  params: credentialParams,
+  responses: { "204": { description: "Deleted" }, ...platformErrors(400, 401, 403, 404, 500) },
+});

@@ -1,0 +1,12 @@
+export {
+  createEmail,
+  deleteEmail,
+  isClaimOnly,
+  listEmails,
+  releaseClaim,
+  setPrimaryEmail,
+  toEmailResponse,
+  type CreatedEmail,
+  type EmailResponse,
+} from "./emails";
+export { EmailAddress, normalizeAddress } from "./address";

@@ -1,0 +1,123 @@
+import { and, asc, count, eq, ne, sql } from "drizzle-orm";
+import { executor } from "@/lib/db";
+import { emails, passwords, users, webauthnCredentials, type EmailRow } from "@/lib/db/schema";
+import { UUID_PATTERN } from "@/lib/tenants/tenant";
+
+/** The user's addresses, oldest first. */
+export async function selectUserEmails(tenantId: string, userId: string): Promise<EmailRow[]> {
+  const db = await executor();
+  return db
+    .select()
+    .from(emails)
+    .where(and(eq(emails.tenantId, tenantId), eq(emails.userId, userId)))
+    .orderBy(asc(emails.createdAt), asc(emails.id));
+}
+
+export async function countUserEmails(tenantId: string, userId: string): Promise<number> {
+  const db = await executor();
+  const [row] = await db
+    .select({ n: count() })
+    .from(emails)
+    .where(and(eq(emails.tenantId, tenantId), eq(emails.userId, userId)));
+  return row?.n ?? 0;
+}
+
+/** One address by id; `lock` takes a row lock until the transaction ends (serialises passcodes per address). */
+export async function findEmail(
+  tenantId: string,
+  emailId: string,
+  options: { lock?: boolean } = {},
+): Promise<EmailRow | undefined> {
+  if (!UUID_PATTERN.test(emailId)) return undefined;
+  const db = await executor();
+  const query = db
+    .select()
+    .from(emails)
+    .where(and(eq(emails.tenantId, tenantId), eq(emails.id, emailId)))
+    .limit(1);
+  const [row] = options.lock ? await query.for("update") : await query;
+  return row;
+}
+
+/** The address (already lower-cased) in the tenant, whoever holds it. */
+export async function findEmailByAddress(tenantId: string, address: string): Promise<EmailRow | undefined> {
+  const db = await executor();
+  const [row] = await db
+    .select()
+    .from(emails)
+    .where(and(eq(emails.tenantId, tenantId), eq(emails.address, address)))
+    .limit(1);
+  return row;
+}
+
+/** Inserts the address; undefined when the tenant already has it (a concurrent insert won). */
+export async function insertEmail(values: typeof emails.$inferInsert): Promise<EmailRow | undefined> {
+  const db = await executor();
+  const [row] = await db.insert(emails).values(values).onConflictDoNothing().returning();
+  return row;
+}
+
+export async function deleteEmailRow(tenantId: string, emailId: string): Promise<boolean> {
+  const db = await executor();
+  const rows = await db
+    .delete(emails)
+    .where(and(eq(emails.tenantId, tenantId), eq(emails.id, emailId)))
+    .returning({ id: emails.id });
+  return rows.length === 1;
+}
+
+/** Makes the address the user's primary one: the old primary is cleared first (one primary per user). */
+export async function setPrimaryEmailRow(tenantId: string, userId: string, emailId: string): Promise<void> {
+  const db = await executor();
+  await db
+    .update(emails)
+    .set({ isPrimary: false, updatedAt: sql`now()` })
+    .where(
+      and(
+        eq(emails.tenantId, tenantId),
+        eq(emails.userId, userId),
+        eq(emails.isPrimary, true),
+        ne(emails.id, emailId),
+      ),
+    );
+  await db
+    .update(emails)
+    .set({ isPrimary: true, updatedAt: sql`now()` })
+    .where(and(eq(emails.tenantId, tenantId), eq(emails.userId, userId), eq(emails.id, emailId)));
+}
+
+export async function markEmailVerified(tenantId: string, emailId: string): Promise<void> {
+  const db = await executor();
+  await db
+    .update(emails)
+    .set({ verified: true, updatedAt: sql`now()` })
+    .where(and(eq(emails.tenantId, tenantId), eq(emails.id, emailId)));
+}
+
+/** Takes the user's row lock until the transaction ends (serialises changes to the user's addresses). */
+export async function lockUser(tenantId: string, userId: string): Promise<boolean> {
+  const db = await executor();
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)))
+    .for("update");
+  return rows.length === 1;
+}
+
+/** Whether the user holds anything to log in with besides addresses: a WebAuthn credential or a password. */
+export async function hasLoginCredentials(tenantId: string, userId: string): Promise<boolean> {
+  const db = await executor();
+  const [credential] = await db
+    .select({ id: webauthnCredentials.id })
+    .from(webauthnCredentials)
+    .where(and(eq(webauthnCredentials.tenantId, tenantId), eq(webauthnCredentials.userId, userId)))
+    .limit(1);
+  if (credential) return true;
+  const [password] = await db
+    .select({ userId: passwords.userId })
+    .from(passwords)
+    .where(and(eq(passwords.tenantId, tenantId), eq(passwords.userId, userId)))
+    .limit(1);
+  return password !== undefined;
+}

@@ -1,0 +1,3 @@
+export { sendMail, type Mail, type SentMail } from "./send-mail";
+export { listOutbox } from "./outbox";
+export { closeMailTransport, configureMail, mailSettings, type MailSettings } from "./transport";

@@ -1,0 +1,71 @@
+import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
+import { randomToken, sha256Hex } from "@/lib/crypto";
+import { transaction } from "@/lib/db";
+import { AppError, NotFound } from "@/lib/errors";
+import { issueSession, type AuthMethod, type IssuedSession } from "@/lib/sessions";
+import type { Tenant } from "@/lib/tenants";
+import { findUser } from "@/lib/users";
+import { consumeOneTimeToken, insertOneTimeToken, sweepExpiredOneTimeTokens } from "./store";
+
+/** A token lives this long unless the minting code says otherwise: it only bridges one redirect. */
+export const DEFAULT_TTL_SECONDS = 60;
+/** The longest lifetime a token may be given. */
+export const MAX_TTL_SECONDS = 600;
+
+const SWEEP_EVERY = 64;
+
+/**
+ * Mints a one-time token that `POST /token` exchanges for a session of `userId` with `amr` (for example
+ * `["ext:google"]` after a third-party login). Only its SHA-256 is stored; the token (256 random bits,
+ * base64url) is returned once. Single use, `ttlSeconds` (default 60, at most 600) to live.
+ */
+export async function mintOneTimeToken(
+  tenant: Tenant,
+  userId: string,
+  options: { amr: AuthMethod[]; ttlSeconds?: number },
+): Promise<string> {
+  const ttlSeconds = options.ttlSeconds ?? DEFAULT_TTL_SECONDS;
+  if (!Number.isInteger(ttlSeconds) || ttlSeconds < 1 || ttlSeconds > MAX_TTL_SECONDS) {
+    throw new RangeError(`ttlSeconds must be an integer from 1 to ${MAX_TTL_SECONDS}`);
+  }
+  const value = randomToken(32);
+  await insertOneTimeToken({
+    tenantId: tenant.id,
+    userId,
+    tokenHash: sha256Hex(value),
+    amr: options.amr,
+    ttlSeconds,
+  });
+  if (Math.random() * SWEEP_EVERY < 1) await sweepExpiredOneTimeTokens();
+  return value;
+}
+
+/**
+ * `POST /token`: exchanges a one-time token for a session (Hanko's v2 answers: 404 `token not found`
+ * for an unknown, used or other tenant's token, 422 `token has expired`). Taking the token and starting
+ * the session are one transaction: of concurrent exchanges one wins, and a failure burns nothing.
+ */
+export async function exchangeOneTimeToken(
+  tenant: Tenant,
+  value: string,
+  context: AuditContext,
+): Promise<{ user_id: string; session: IssuedSession }> {
+  const type = "token.exchange";
+  return auditFailures(tenant.id, type, context, () =>
+    transaction(async () => {
+      const row = await consumeOneTimeToken(tenant.id, sha256Hex(value));
+      if (!row) throw new NotFound("token not found");
+      if (row.expired) throw new AppError("UNPROCESSABLE", "token has expired");
+      const user = await findUser(tenant.id, row.userId);
+      if (!user) throw new NotFound("token not found");
+      const audit = { ...context, actor: user.id };
+      const session = await issueSession(tenant, user, row.amr as AuthMethod[], audit);
+      await recordAuditEvent(tenant.id, {
+        ...audit,
+        type: `${type}.succeeded`,
+        details: { session_id: session.session.id, amr: row.amr },
+      });
+      return { user_id: user.id, session };
+    }),
+  );
+}

@@ -1,0 +1,84 @@
+import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
+import { transaction } from "@/lib/db";
+import { markEmailVerified, selectUserEmails, setPrimaryEmailRow } from "@/lib/emails/store";
+import type { AppError } from "@/lib/errors";
+import { checkSessionToken, issueSession, type IssuedSession } from "@/lib/sessions";
+import type { Tenant } from "@/lib/tenants";
+import { findUser } from "@/lib/users";
+import { MAX_FAILED_ATTEMPTS, codeMatches } from "./code";
+import { passcodeErrors } from "./errors";
+import { needsSession, passcodeInfo, type PasscodeInfo } from "./initialize";
+import { lockPasscode, markPasscodeUsed, recordFailedAttempt } from "./store";
+
+export interface FinalizePasscodeInput {
+  id: string;
+  code: string;
+}
+
+export interface FinalizedPasscode {
+  passcode: PasscodeInfo;
+  session: IssuedSession;
+}
+
+type Outcome = { ok: FinalizedPasscode } | { error: AppError };
+
+/**
+ * `POST /passcode/login/finalize`: checks the code and logs its user in (amr `otp`); the address is
+ * verified by it (and becomes primary if the user has none). Single use; a wrong code counts against
+ * the address (at most 3). Failures are committed before they are thrown, so a wrong attempt counts
+ * even though the request fails.
+ */
+export async function finalizePasscode(
+  tenant: Tenant,
+  input: FinalizePasscodeInput,
+  sessionToken: string | undefined,
+  context: AuditContext,
+): Promise<FinalizedPasscode> {
+  return auditFailures(tenant.id, "passcode.login.finalize", context, async () => {
+    const caller = sessionToken ? await checkSessionToken(tenant, sessionToken) : undefined;
+    const outcome = await transaction(async (): Promise<Outcome> => {
+      const row = await lockPasscode(tenant.id, input.id);
+      if (!row || !row.emailId || !row.userId) return { error: passcodeErrors.notFound() };
+      if (row.usedAt) return { error: passcodeErrors.used() };
+      if (row.failedAttempts >= MAX_FAILED_ATTEMPTS) return { error: passcodeErrors.maxAttempts() };
+      if (row.secondsLeft <= 0) return { error: passcodeErrors.expired() };
+      const user = await findUser(tenant.id, row.userId);
+      const emails = user ? await selectUserEmails(tenant.id, user.id) : [];
+      const email = emails.find((candidate) => candidate.id === row.emailId);
+      if (!user || !email) return { error: passcodeErrors.notFound() };
+      if (caller && caller.user.id !== user.id) return { error: passcodeErrors.otherUsersSession() };
+      if (!caller && needsSession(emails, email)) return { error: passcodeErrors.sessionNeeded() };
+
+      if (!codeMatches(tenant.id, row.id, input.code, row.codeHash)) {
+        const failed = await recordFailedAttempt(tenant.id, row.id);
+        return {
+          error:
+            failed >= MAX_FAILED_ATTEMPTS
+              ? passcodeErrors.maxAttempts()
+              : passcodeErrors.invalid(MAX_FAILED_ATTEMPTS - failed),
+        };
+      }
+      if (!(await markPasscodeUsed(tenant.id, row.id))) return { error: passcodeErrors.used() };
+      const events: { type: string; details: Record<string, unknown> }[] = [];
+      if (!email.verified) {
+        await markEmailVerified(tenant.id, email.id);
+        events.push({ type: "email.verified", details: { userId: user.id, emailId: email.id } });
+      }
+      if (!emails.some((candidate) => candidate.isPrimary)) {
+        await setPrimaryEmailRow(tenant.id, user.id, email.id);
+        events.push({ type: "email.primary_changed", details: { userId: user.id, emailId: email.id } });
+      }
+      const session = await issueSession(tenant, user, ["otp"], context);
+      events.push({
+        type: "passcode.login.finalize.succeeded",
+        details: { userId: user.id, passcodeId: row.id, purpose: row.purpose, sessionId: session.session.id },
+      });
+      for (const event of events) {
+        await recordAuditEvent(tenant.id, { ...context, actor: user.id, ...event });
+      }
+      return { ok: { passcode: passcodeInfo(row), session } };
+    });
+    if ("error" in outcome) throw outcome.error;
+    return outcome.ok;
+  });
+}

@@ -1,0 +1,128 @@
+import { randomUUID } from "node:crypto";
+import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
+import { transaction } from "@/lib/db";
+import type { EmailRow, PasscodePurpose } from "@/lib/db/schema";
+import { findEmail, selectUserEmails } from "@/lib/emails/store";
+import { sendMail } from "@/lib/mail";
+import { checkSessionToken } from "@/lib/sessions";
+import type { Tenant } from "@/lib/tenants";
+import { findUser, type User } from "@/lib/users";
+import { MAX_FAILED_ATTEMPTS, digestCode, generateCode } from "./code";
+import { passcodeErrors } from "./errors";
+import { passcodeMail } from "./mail";
+import { expirePasscode, insertPasscode, latestPasscodeForAddress, sweepOldPasscodes } from "./store";
+
+const SWEEP_EVERY = 64;
+
+/** Hanko's `PasscodeReturn`. */
+export interface PasscodeInfo {
+  id: string;
+  /** Lifetime in seconds. */
+  ttl: number;
+  created_at: string;
+}
+
+export interface InitializePasscodeInput {
+  user_id: string;
+  email_id?: string | undefined;
+}
+
+/**
+ * `POST /passcode/login/initialize`: mails a new 6-digit code to the user's primary address, or to
+ * `email_id` (one of the user's addresses). A session sent along must be the same user's (403).
+ */
+export async function initializePasscode(
+  tenant: Tenant,
+  input: InitializePasscodeInput,
+  sessionToken: string | undefined,
+  context: AuditContext,
+): Promise<PasscodeInfo> {
+  return auditFailures(tenant.id, "passcode.login.initialize", context, async () => {
+    const user = await findUser(tenant.id, input.user_id);
+    if (!user) throw passcodeErrors.unknownUser();
+    const caller = sessionToken ? await checkSessionToken(tenant, sessionToken) : undefined;
+    if (caller && caller.user.id !== user.id) throw passcodeErrors.otherUsersSession();
+    const emails = await selectUserEmails(tenant.id, user.id);
+    const email = input.email_id
+      ? emails.find((row) => row.id === input.email_id?.toLowerCase())
+      : emails.find((row) => row.isPrimary);
+    if (!email) throw input.email_id ? passcodeErrors.emailNotAvailable() : passcodeErrors.noEmail();
+    return sendPasscode(tenant, user, email, caller?.user.id, context);
+  });
+}
+
+/**
+ * Whether a code for this address may log its user in without a session: always for a verified
+ * address and for a user without any verified address (sign-up); an unverified address added to an
+ * account that already has a verified one is verified only by that account's session.
+ */
+export function needsSession(emails: EmailRow[], email: EmailRow): boolean {
+  return !email.verified && emails.some((row) => row.id !== email.id && row.verified);
+}
+
+/**
+ * Creates a code for the address and mails it. The address's failed attempts carry over from its
+ * latest code while that one is live (not expired, not used), so a new code does not reset them;
+ * with none left the request is refused until that code expires. The new code replaces the old one.
+ */
+export async function sendPasscode(
+  tenant: Tenant,
+  user: User,
+  email: EmailRow,
+  callerUserId: string | undefined,
+  context: AuditContext,
+): Promise<PasscodeInfo> {
+  const purpose: PasscodePurpose = email.verified ? "login" : "email_verification";
+  const code = generateCode();
+  const id = randomUUID();
+  const ttl = tenant.passcodeTtlSeconds;
+  const row = await transaction(async () => {
+    // The address row's lock serialises codes per address; the latest code's lock waits for a
+    // finalize counting a wrong attempt on it.
+    const locked = await findEmail(tenant.id, email.id, { lock: true });
+    if (!locked || locked.userId !== user.id) throw passcodeErrors.emailNotAvailable();
+    if (callerUserId !== user.id && needsSession(await selectUserEmails(tenant.id, user.id), locked)) {
+      throw passcodeErrors.sessionNeeded();
+    }
+    const latest = await latestPasscodeForAddress(tenant.id, locked.address);
+    const live = latest && latest.usedAt === null && latest.secondsLeft > 0 ? latest : undefined;
+    const carried = live?.failedAttempts ?? 0;
+    if (live && carried >= MAX_FAILED_ATTEMPTS) throw passcodeErrors.locked(live.secondsLeft);
+    if (live) await expirePasscode(tenant.id, live.id);
+    return insertPasscode({
+      id,
+      tenantId: tenant.id,
+      userId: user.id,
+      emailId: locked.id,
+      address: locked.address,
+      purpose,
+      codeHash: digestCode(tenant.id, id, code),
+      failedAttempts: carried,
+      ttlSeconds: ttl,
+    });
+  });
+  if (Math.random() * SWEEP_EVERY < 1) await sweepOldPasscodes();
+  // Mailed after the commit, so no lock is held while the mail server answers.
+  const sent = await sendMail(tenant.id, passcodeMail(tenant, purpose, row.address, code, ttl));
+  await recordAuditEvent(tenant.id, {
+    ...context,
+    type: "passcode.login.initialize.succeeded",
+    details: {
+      userId: user.id,
+      emailId: row.emailId,
+      passcodeId: row.id,
+      purpose,
+      carriedFailedAttempts: row.failedAttempts,
+      via: sent.via,
+    },
+  });
+  return passcodeInfo(row);
+}
+
+export function passcodeInfo(row: { id: string; createdAt: Date; expiresAt: Date }): PasscodeInfo {
+  return {
+    id: row.id,
+    ttl: Math.round((row.expiresAt.getTime() - row.createdAt.getTime()) / 1000),
+    created_at: row.createdAt.toISOString(),
+  };
+}

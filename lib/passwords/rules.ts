@@ -1,0 +1,45 @@
+import { BadRequest, NotFound } from "@/lib/errors";
+import type { Tenant } from "@/lib/tenants";
+
+/** No tenant may ask for less (NIST SP 800-63B). */
+export const MIN_PASSWORD_FLOOR = 8;
+/** The longest password accepted, in Unicode code points: the tenant's minimum may be at most this. */
+export const MAX_PASSWORD_LENGTH = 128;
+/** Consecutive failed logins after which an account's password is locked. */
+export const MAX_FAILED_ATTEMPTS = 100;
+
+/** Passwords answer only for tenants that enable them, as Hanko registers the routes only then. */
+export function ensurePasswordsEnabled(tenant: Tenant): void {
+  if (!tenant.platform.password.enabled) {
+    throw new NotFound(undefined, { details: ["passwords are not enabled for this tenant"] });
+  }
+}
+
+/**
+ * The form a password is hashed in: Unicode NFKC (NIST SP 800-63B §5.1.1.2), so the same password
+ * typed on different keyboards or platforms matches. Nothing is trimmed.
+ */
+export function normalizePassword(password: string): string {
+  return password.normalize("NFKC");
+}
+
+/** Code points, so that a character outside the BMP counts once (as Hanko counts runes). */
+const lengthOf = (password: string) => [...password].length;
+
+const tooLong = () =>
+  new BadRequest(undefined, { details: [`password must be at most ${MAX_PASSWORD_LENGTH} characters long`] });
+
+/** A new password's length rules: the tenant's minimum (never below 8) and the maximum. */
+export function checkNewPassword(tenant: Tenant, password: string): void {
+  const min = Math.max(MIN_PASSWORD_FLOOR, tenant.platform.password.minLength);
+  const length = lengthOf(password);
+  if (length < min) {
+    throw new BadRequest(undefined, { details: [`password must be at least ${min} characters long`] });
+  }
+  if (length > MAX_PASSWORD_LENGTH) throw tooLong();
+}
+
+/** A login password longer than any password can be is refused before anything is looked up. */
+export function checkLoginPassword(password: string): void {
+  if (lengthOf(password) > MAX_PASSWORD_LENGTH) throw tooLong();
+}
