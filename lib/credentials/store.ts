@@ -1,9 +1,30 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import { executor } from "@/lib/db";
 import { users, webauthnCredentials } from "@/lib/db/schema";
 import type { Credential } from "./credential";
 
 type NewCredential = typeof webauthnCredentials.$inferInsert;
+
+/** The tenant's credential with this id; only the user's when `userId` is given. */
+function credentialWhere(tenantId: string, credentialId: string, userId?: string): SQL | undefined {
+  return and(
+    eq(webauthnCredentials.tenantId, tenantId),
+    userId === undefined ? undefined : eq(webauthnCredentials.userId, userId),
+    eq(webauthnCredentials.id, credentialId),
+  );
+}
+
+async function renameWhere(where: SQL | undefined, name: string): Promise<Credential | undefined> {
+  const db = await executor();
+  const [row] = await db.update(webauthnCredentials).set({ name }).where(where).returning();
+  return row;
+}
+
+async function deleteWhere(where: SQL | undefined): Promise<Credential | undefined> {
+  const db = await executor();
+  const [row] = await db.delete(webauthnCredentials).where(where).returning();
+  return row;
+}
 
 /** Inserts a credential; undefined when the tenant already has one with this id (WebAuthn §7.1 step 26). */
 export async function insertCredential(values: NewCredential): Promise<Credential | undefined> {
@@ -20,7 +41,7 @@ export async function findCredential(
   const [row] = await db
     .select()
     .from(webauthnCredentials)
-    .where(and(eq(webauthnCredentials.tenantId, tenantId), eq(webauthnCredentials.id, credentialId)))
+    .where(credentialWhere(tenantId, credentialId))
     .limit(1);
   return row;
 }
@@ -74,25 +95,14 @@ export async function updateCredentialName(
   credentialId: string,
   name: string,
 ): Promise<Credential | undefined> {
-  const db = await executor();
-  const [row] = await db
-    .update(webauthnCredentials)
-    .set({ name })
-    .where(and(eq(webauthnCredentials.tenantId, tenantId), eq(webauthnCredentials.id, credentialId)))
-    .returning();
-  return row;
+  return renameWhere(credentialWhere(tenantId, credentialId), name);
 }
 
 export async function deleteCredentialRow(
   tenantId: string,
   credentialId: string,
 ): Promise<Credential | undefined> {
-  const db = await executor();
-  const [row] = await db
-    .delete(webauthnCredentials)
-    .where(and(eq(webauthnCredentials.tenantId, tenantId), eq(webauthnCredentials.id, credentialId)))
-    .returning();
-  return row;
+  return deleteWhere(credentialWhere(tenantId, credentialId));
 }
 
 /** A credential with its owner's external id (the Passkey API `user_id`), in one query. */
@@ -105,7 +115,7 @@ export async function findCredentialWithOwner(
     .select({ credential: webauthnCredentials, ownerExternalId: users.externalId })
     .from(webauthnCredentials)
     .innerJoin(users, eq(users.id, webauthnCredentials.userId))
-    .where(and(eq(webauthnCredentials.tenantId, tenantId), eq(webauthnCredentials.id, credentialId)))
+    .where(credentialWhere(tenantId, credentialId))
     .limit(1);
   return row;
 }
@@ -117,19 +127,7 @@ export async function updateUserCredentialName(
   credentialId: string,
   name: string,
 ): Promise<Credential | undefined> {
-  const db = await executor();
-  const [row] = await db
-    .update(webauthnCredentials)
-    .set({ name })
-    .where(
-      and(
-        eq(webauthnCredentials.tenantId, tenantId),
-        eq(webauthnCredentials.userId, userId),
-        eq(webauthnCredentials.id, credentialId),
-      ),
-    )
-    .returning();
-  return row;
+  return renameWhere(credentialWhere(tenantId, credentialId, userId), name);
 }
 
 /** Deletes a credential of this user; undefined when the user has none with this id. */
@@ -138,16 +136,5 @@ export async function deleteUserCredentialRow(
   userId: string,
   credentialId: string,
 ): Promise<Credential | undefined> {
-  const db = await executor();
-  const [row] = await db
-    .delete(webauthnCredentials)
-    .where(
-      and(
-        eq(webauthnCredentials.tenantId, tenantId),
-        eq(webauthnCredentials.userId, userId),
-        eq(webauthnCredentials.id, credentialId),
-      ),
-    )
-    .returning();
-  return row;
+  return deleteWhere(credentialWhere(tenantId, credentialId, userId));
 }

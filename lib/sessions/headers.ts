@@ -39,3 +39,19 @@ export function clearSessionCookie(tenant: Tenant): Headers {
   const name = tenant.platform.session.cookie.name;
   return new Headers({ "set-cookie": `${name}=; ${cookieAttributes(tenant, 0)}` });
 }
+
+/** Appends the headers to the response's own (a second Set-Cookie adds to the first) and returns it. */
+function appendHeaders(response: Response, headers: Headers): Response {
+  headers.forEach((value, name) => response.headers.append(name, value));
+  return response;
+}
+
+/** The response with a new session's headers ({@link sessionHeaders}) added. */
+export function withSessionHeaders(response: Response, tenant: Tenant, token: string): Response {
+  return appendHeaders(response, sessionHeaders(tenant, token));
+}
+
+/** The response with the session cookie cleared ({@link clearSessionCookie}). */
+export function withClearedSessionCookie(response: Response, tenant: Tenant): Response {
+  return appendHeaders(response, clearSessionCookie(tenant));
+}

@@ -11,6 +11,6 @@ export {
   type SessionClaims,
   type ValidSession,
 } from "./sessions";
-export { clearSessionCookie, sessionHeaders } from "./headers";
+export { clearSessionCookie, sessionHeaders, withClearedSessionCookie, withSessionHeaders } from "./headers";
 export { selectUserSessions, sweepExpiredSessions } from "./store";
 export { validateSessionToken, type SessionValidation } from "./validate";

@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as emailRoute from "@/app/(public-api)/t/[tenantId]/emails/[emailId]/route";
 import * as setPrimaryRoute from "@/app/(public-api)/t/[tenantId]/emails/[emailId]/set_primary/route";
 import * as emailsRoute from "@/app/(public-api)/t/[tenantId]/emails/route";
@@ -8,29 +8,20 @@ import * as meRoute from "@/app/(public-api)/t/[tenantId]/me/route";
 import { listAuditEvents } from "@/lib/audit";
 import { executor } from "@/lib/db";
 import { emails } from "@/lib/db/schema";
-import { configureMail, listOutbox } from "@/lib/mail";
+import { listOutbox } from "@/lib/mail";
 import type { Tenant } from "@/lib/tenants";
-import type { UpdateTenantInput } from "@/lib/tenants/schemas";
 import type { User } from "@/lib/users";
 import {
   ORIGIN,
-  createPublicTenant as createTenant,
+  createPasscodeTenant,
   createUserWithEmail,
   publicCall,
   sessionFor,
+  useDevOutbox,
 } from "../helpers/public-api";
 import { outboxCode } from "../helpers/smtp";
 
-beforeAll(() => {
-  configureMail({ smtpUrl: undefined, from: "Sesame <no-reply@localhost>" });
-});
-
-/** A tenant whose passcode rate limit stays out of the way (tests/public-api/rate-limit.test.ts tests it). */
-const createPublicTenant = (settings: UpdateTenantInput = {}) =>
-  createTenant({
-    ...settings,
-    platform: { ...settings.platform, rateLimits: { passcode: { points: 1000, durationSeconds: 60 } } },
-  });
+useDevOutbox();
 
 const list = (tenant: Tenant, token: string) =>
   publicCall(emailsRoute.GET, tenant, "GET", "/emails", { token });
@@ -74,7 +65,7 @@ async function signedIn(tenant: Tenant, address = `${crypto.randomUUID()}@exampl
 
 describe("emails", () => {
   it("lists the user's addresses in Hanko's shape (deprecated)", async () => {
-    const tenant = await createPublicTenant();
+    const tenant = await createPasscodeTenant();
     const { user, token } = await signedIn(tenant, "list@example.com");
     const res = await list(tenant, token);
     expect(res.status).toBe(200);
@@ -88,7 +79,7 @@ describe("emails", () => {
   });
 
   it("adds an address, mails a verification code and verifies it with the user's session", async () => {
-    const tenant = await createPublicTenant();
+    const tenant = await createPasscodeTenant();
     const { user, token } = await signedIn(tenant);
     const res = await add(tenant, token, { address: "  Second@Example.COM " });
     expect(res.status).toBe(200);
@@ -125,7 +116,7 @@ describe("emails", () => {
   });
 
   it("mails nothing when the tenant does not require verification", async () => {
-    const tenant = await createPublicTenant({ platform: { emails: { requireVerification: false } } });
+    const tenant = await createPasscodeTenant({ platform: { emails: { requireVerification: false } } });
     const { token } = await signedIn(tenant);
     const res = await add(tenant, token, { address: "quiet@example.com" });
     expect(res.status).toBe(200);
@@ -136,7 +127,7 @@ describe("emails", () => {
   });
 
   it("refuses taken addresses, the maximum per user and bad input, and changes nothing", async () => {
-    const tenant = await createPublicTenant({ platform: { emails: { maxPerUser: 2 } } });
+    const tenant = await createPasscodeTenant({ platform: { emails: { maxPerUser: 2 } } });
     const { user, token, address } = await signedIn(tenant);
     const other = await signedIn(tenant, "taken@example.com");
     const before = await rowsOf(user);
@@ -175,7 +166,7 @@ describe("emails", () => {
   });
 
   it("moves another user's unverified claim on an address to the user who adds it", async () => {
-    const tenant = await createPublicTenant();
+    const tenant = await createPasscodeTenant();
     const squatter = await signedIn(tenant);
     const claimed = await add(tenant, squatter.token, { address: "victim@example.com" });
     const claim = await claimed.json();
@@ -204,7 +195,7 @@ describe("emails", () => {
   });
 
   it("sets the primary address (PUT; POST is the deprecated spelling)", async () => {
-    const tenant = await createPublicTenant();
+    const tenant = await createPasscodeTenant();
     const { user, token } = await signedIn(tenant);
     const secondId = await addVerified(tenant, token, "next@example.com");
     const put = await makePrimary(tenant, token, secondId);
@@ -229,7 +220,7 @@ describe("emails", () => {
   });
 
   it("refuses to make an unverified address primary when verification is required", async () => {
-    const tenant = await createPublicTenant();
+    const tenant = await createPasscodeTenant();
     const { user, token } = await signedIn(tenant);
     const { id } = await (await add(tenant, token, { address: "unproven@example.com" })).json();
     const res = await makePrimary(tenant, token, id);
@@ -245,7 +236,7 @@ describe("emails", () => {
   });
 
   it("deletes an address, never the primary or the last one", async () => {
-    const tenant = await createPublicTenant();
+    const tenant = await createPasscodeTenant();
     const { user, token } = await signedIn(tenant);
     const [primary] = await rowsOf(user);
     const last = await remove(tenant, token, primary!.id);
@@ -265,8 +256,8 @@ describe("emails", () => {
   });
 
   it("answers 404 for another user's or tenant's address and 400 for a malformed id", async () => {
-    const tenant = await createPublicTenant();
-    const other = await createPublicTenant();
+    const tenant = await createPasscodeTenant();
+    const other = await createPasscodeTenant();
     const { token } = await signedIn(tenant);
     const neighbour = await signedIn(tenant);
     const stranger = await signedIn(other);
@@ -289,7 +280,7 @@ describe("emails", () => {
   });
 
   it("checks Origin on cookie-carried changes (CSRF), not on Bearer ones", async () => {
-    const tenant = await createPublicTenant();
+    const tenant = await createPasscodeTenant();
     const { user, token } = await signedIn(tenant);
     const cookieOnly = await publicCall(emailsRoute.POST, tenant, "POST", "/emails", {
       cookie: token,

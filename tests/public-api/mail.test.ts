@@ -9,17 +9,10 @@ import { mailOutbox } from "@/lib/db/schema";
 import { getLogger } from "@/lib/log";
 import { closeMailTransport, configureMail, listOutbox, sendMail } from "@/lib/mail";
 import { updateTenant, type Tenant } from "@/lib/tenants";
-import type { UpdateTenantInput } from "@/lib/tenants/schemas";
-import { createPublicTenant as createTenant, createUserWithEmail, publicCall } from "../helpers/public-api";
+import { createPasscodeTenant, createUserWithEmail, publicCall } from "../helpers/public-api";
 import { codeIn, startSmtpServer, type TestSmtpServer } from "../helpers/smtp";
 
 const FROM = "Sesame Test <no-reply@sesame.test>";
-
-const createPublicTenant = (settings: UpdateTenantInput = {}) =>
-  createTenant({
-    ...settings,
-    platform: { ...settings.platform, rateLimits: { passcode: { points: 1000, durationSeconds: 60 } } },
-  });
 
 const initialize = (tenant: Tenant, body: unknown) =>
   publicCall(initializeRoute.POST, tenant, "POST", "/passcode/login/initialize", { body });
@@ -65,7 +58,7 @@ describe("passcode mail over SMTP", () => {
   });
 
   it("sends the code to the address through a real SMTP server; the parsed mail logs the user in", async () => {
-    const tenant = await createPublicTenant();
+    const tenant = await createPasscodeTenant();
     const user = await createUserWithEmail(tenant, "smtp@example.com");
     const res = await initialize(tenant, { user_id: user.id });
     expect(res.status).toBe(200);
@@ -92,7 +85,7 @@ describe("passcode mail over SMTP", () => {
   });
 
   it("keeps header lines single: a tenant name with a line break cannot add recipients", async () => {
-    const tenant = await createPublicTenant();
+    const tenant = await createPasscodeTenant();
     const renamed = await updateTenant(tenant.id, { name: "Evil\r\nBcc: attacker@example.com" });
     const user = await createUserWithEmail(renamed, "target@example.com");
     expect((await initialize(renamed, { user_id: user.id })).status).toBe(200);
@@ -104,7 +97,7 @@ describe("passcode mail over SMTP", () => {
   });
 
   it("fails with 500 in the platform shape when the server refuses the mail, and audits it", async () => {
-    const tenant = await createPublicTenant();
+    const tenant = await createPasscodeTenant();
     const user = await createUserWithEmail(tenant, "refused@example.com");
     smtp.refuse = true;
     try {
@@ -135,8 +128,8 @@ describe("dev outbox (no SMTP_URL)", () => {
   });
 
   it("keeps the mail in the tenant's outbox and logs a line with the code", async () => {
-    const tenant = await createPublicTenant();
-    const other = await createPublicTenant();
+    const tenant = await createPasscodeTenant();
+    const other = await createPasscodeTenant();
     const user = await createUserWithEmail(tenant, "outbox@example.com");
     const info = vi.spyOn(getLogger(), "info");
     try {
@@ -161,7 +154,7 @@ describe("dev outbox (no SMTP_URL)", () => {
   });
 
   it("drops the tenant's outbox mails older than a day when it adds one", async () => {
-    const tenant = await createPublicTenant();
+    const tenant = await createPasscodeTenant();
     const db = await executor();
     await db.insert(mailOutbox).values({
       tenantId: tenant.id,

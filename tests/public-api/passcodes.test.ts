@@ -1,6 +1,6 @@
 import { decodeJwt } from "jose";
 import { and, eq, sql } from "drizzle-orm";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as finalizeRoute from "@/app/(public-api)/t/[tenantId]/passcode/login/finalize/route";
 import * as initializeRoute from "@/app/(public-api)/t/[tenantId]/passcode/login/initialize/route";
 import * as emailsRoute from "@/app/(public-api)/t/[tenantId]/emails/route";
@@ -10,31 +10,21 @@ import { listAuditEvents } from "@/lib/audit";
 import { sha256Hex } from "@/lib/crypto";
 import { executor } from "@/lib/db";
 import { emails, mailOutbox, passcodes } from "@/lib/db/schema";
-import { configureMail, listOutbox } from "@/lib/mail";
+import { listOutbox } from "@/lib/mail";
 import { updateTenant, type Tenant } from "@/lib/tenants";
 import { upsertExternalUser, type User } from "@/lib/users";
 import {
   ORIGIN,
-  createPublicTenant as createTenant,
+  createPasscodeTenant,
   createUserWithEmail,
   publicCall,
   sessionFor,
+  useDevOutbox,
   type PublicCall,
 } from "../helpers/public-api";
 import { outboxCode } from "../helpers/smtp";
-import type { UpdateTenantInput } from "@/lib/tenants/schemas";
 
-/** A tenant whose passcode rate limit stays out of the way (tests/public-api/rate-limit.test.ts tests it). */
-const createPublicTenant = (settings: UpdateTenantInput = {}) =>
-  createTenant({
-    ...settings,
-    platform: { ...settings.platform, rateLimits: { passcode: { points: 1000, durationSeconds: 60 } } },
-  });
-
-beforeAll(() => {
-  // These tests read codes from the dev outbox, whatever SMTP_URL the environment has.
-  configureMail({ smtpUrl: undefined, from: "Sesame <no-reply@localhost>" });
-});
+useDevOutbox();
 
 const initialize = (tenant: Tenant, body: unknown, options: PublicCall = {}) =>
   publicCall(initializeRoute.POST, tenant, "POST", "/passcode/login/initialize", { body, ...options });
@@ -80,7 +70,7 @@ async function auditTypes(tenantId: string) {
 
 describe("passcode login", () => {
   it("mails a code, logs in with it (amr otp, Hanko's PasscodeReturn), once", async () => {
-    const tenant = await createPublicTenant();
+    const tenant = await createPasscodeTenant();
     const user = await createUserWithEmail(tenant, "pat@example.com");
     const res = await initialize(tenant, { user_id: user.id });
     expect(res.status).toBe(200);
@@ -131,7 +121,7 @@ describe("passcode login", () => {
   });
 
   it("lets exactly one of two concurrent finalizes with the right code in", async () => {
-    const tenant = await createPublicTenant();
+    const tenant = await createPasscodeTenant();
     const user = await createUserWithEmail(tenant, "race@example.com");
     const { id, code } = await requestCode(tenant, user, "race@example.com");
     const results = await Promise.all([finalize(tenant, { id, code }), finalize(tenant, { id, code })]);
@@ -139,7 +129,7 @@ describe("passcode login", () => {
   });
 
   it("refuses after 3 wrong codes (410), also the right one, and a new code until the last expires (429)", async () => {
-    const tenant = await createPublicTenant();
+    const tenant = await createPasscodeTenant();
     const user = await createUserWithEmail(tenant, "guess@example.com");
     const { id, code } = await requestCode(tenant, user, "guess@example.com");
     const first = await finalize(tenant, { id, code: wrong(code) });
@@ -176,7 +166,7 @@ describe("passcode login", () => {
   });
 
   it("carries failed attempts into a new code, which replaces the old one", async () => {
-    const tenant = await createPublicTenant();
+    const tenant = await createPasscodeTenant();
     const user = await createUserWithEmail(tenant, "carry@example.com");
     const old = await requestCode(tenant, user, "carry@example.com");
     expect((await finalize(tenant, { id: old.id, code: wrong(old.code) })).status).toBe(401);
@@ -196,7 +186,7 @@ describe("passcode login", () => {
   });
 
   it("keeps the count when the address is deleted and added again", async () => {
-    const tenant = await createPublicTenant();
+    const tenant = await createPasscodeTenant();
     const user = await createUserWithEmail(tenant, "owner@example.com");
     const token = await sessionFor(tenant, user);
     const added = await publicCall(emailsRoute.POST, tenant, "POST", "/emails", {
@@ -231,7 +221,7 @@ describe("passcode login", () => {
   });
 
   it("expires codes after the tenant's TTL (408) without counting an attempt", async () => {
-    const tenant = await createPublicTenant({ passcodeTtlSeconds: 120 });
+    const tenant = await createPasscodeTenant({ passcodeTtlSeconds: 120 });
     const user = await createUserWithEmail(tenant, "late@example.com");
     const { id, code, ttl } = await requestCode(tenant, user, "late@example.com");
     expect(ttl).toBe(120);
@@ -252,8 +242,8 @@ describe("passcode login", () => {
   });
 
   it("answers bad input with 400 in the platform shape and changes nothing", async () => {
-    const tenant = await createPublicTenant();
-    const other = await createPublicTenant();
+    const tenant = await createPasscodeTenant();
+    const other = await createPasscodeTenant();
     const user = await createUserWithEmail(tenant, "input@example.com");
     const stranger = await createUserWithEmail(tenant, "stranger@example.com");
     const foreign = await createUserWithEmail(other, "foreign@example.com");
@@ -329,7 +319,7 @@ describe("passcode login", () => {
   });
 
   it("refuses a session of another user (403) at initialize and finalize", async () => {
-    const tenant = await createPublicTenant();
+    const tenant = await createPasscodeTenant();
     const user = await createUserWithEmail(tenant, "me@example.com");
     const intruder = await sessionFor(tenant, await createUserWithEmail(tenant));
     const res = await initialize(tenant, { user_id: user.id }, { token: intruder });
@@ -346,7 +336,7 @@ describe("passcode login", () => {
   });
 
   it("verifies a sign-up's address: the code is a verification code and logs the user in", async () => {
-    const tenant = await createPublicTenant();
+    const tenant = await createPasscodeTenant();
     const signUp = await publicCall(usersRoute.POST, tenant, "POST", "/users", {
       body: { email: "New@Example.com" },
     });
@@ -372,7 +362,7 @@ describe("passcode login", () => {
   });
 
   it("verifies an address added to an account only with that account's session", async () => {
-    const tenant = await createPublicTenant();
+    const tenant = await createPasscodeTenant();
     const user = await createUserWithEmail(tenant, "main@example.com");
     const token = await sessionFor(tenant, user);
     const added = await publicCall(emailsRoute.POST, tenant, "POST", "/emails", {
@@ -402,7 +392,7 @@ describe("passcode login", () => {
   });
 
   it("is gone (404) for tenants on API version 3", async () => {
-    const tenant = await createPublicTenant();
+    const tenant = await createPasscodeTenant();
     const user = await createUserWithEmail(tenant, "v3@example.com");
     const v3 = await updateTenant(tenant.id, { platform: { apiVersion: 3 } });
     const res = await initialize(v3, { user_id: user.id });
@@ -413,7 +403,7 @@ describe("passcode login", () => {
   });
 
   it("counts concurrent wrong codes exactly: 3 counted, the rest refused", async () => {
-    const tenant = await createPublicTenant();
+    const tenant = await createPasscodeTenant();
     const user = await createUserWithEmail(tenant, "burst@example.com");
     const { id, code } = await requestCode(tenant, user, "burst@example.com");
     const results = await Promise.all(

@@ -3,7 +3,6 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as login from "@/app/(public-api)/t/[tenantId]/password/login/route";
 import * as password from "@/app/(public-api)/t/[tenantId]/password/route";
-import * as validate from "@/app/(public-api)/t/[tenantId]/sessions/validate/route";
 import { executor } from "@/lib/db";
 import { passwords, sessions } from "@/lib/db/schema";
 import type { Tenant } from "@/lib/tenants";
@@ -13,8 +12,10 @@ import {
   ORIGIN,
   createPublicTenant,
   createUserWithEmail,
+  expectPublicError,
   publicCall,
   sessionFor,
+  validateSessionCookie,
 } from "../helpers/public-api";
 
 const GOOD = "correct horse battery";
@@ -50,16 +51,9 @@ async function sessionCount(tenantId: string, userId: string): Promise<number> {
   return rows.length;
 }
 
-async function expectError(res: Response, status: number, message?: string | RegExp) {
-  const text = await res.text();
-  expect(res.status, text).toBe(status);
-  const body = JSON.parse(text) as { code: number; message: string };
-  expect(Object.keys(body).sort()).toEqual(["code", "message"]);
-  expect(body.code).toBe(status);
-  if (message !== undefined) expect(body.message).toMatch(message);
-  expect(res.headers.get("set-cookie")).toBeNull();
-  expect(res.headers.get("x-auth-token")).toBeNull();
-}
+/** The error, and no session issued. */
+const expectError = (res: Response, status: number, message?: string | RegExp) =>
+  expectPublicError(res, status, message, ["set-cookie", "x-auth-token"]);
 
 const set = (tenant: Tenant, token: string | undefined, body: unknown, method: "POST" | "PUT" = "POST") =>
   publicCall(password[method], tenant, method, "/password", { ...(token ? { token } : {}), body });
@@ -91,10 +85,7 @@ describe("passwords", () => {
     expect(res.headers.get("deprecation")).toBe("true");
     expect(res.headers.get("link")).toContain(`/t/${tenant.id}/login>; rel="successor-version"`);
     expect(res.headers.get("x-session-lifetime")).toBe("3600");
-    const cookie = /^hanko=([^;]+);/.exec(res.headers.get("set-cookie") ?? "")?.[1];
-    const session = await (
-      await publicCall(validate.GET, tenant, "GET", "/sessions/validate", { cookie: cookie! })
-    ).json();
+    const { session } = await validateSessionCookie(tenant, res);
     expect(session).toMatchObject({
       is_valid: true,
       claims: { subject: user.id, amr: ["pwd"], email: { address: "dave@example.com" } },

@@ -1,6 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import * as validate from "@/app/(public-api)/t/[tenantId]/sessions/validate/route";
 import * as token from "@/app/(public-api)/t/[tenantId]/token/route";
 import { sha256Hex } from "@/lib/crypto";
 import { executor } from "@/lib/db";
@@ -8,20 +7,20 @@ import { oneTimeTokens, sessions } from "@/lib/db/schema";
 import { mintOneTimeToken } from "@/lib/one-time-tokens";
 import { updateTenant, type Tenant } from "@/lib/tenants";
 import { auditEvents } from "../helpers/passkey-security";
-import { createPublicTenant, createUserWithEmail, publicCall } from "../helpers/public-api";
+import {
+  createPublicTenant,
+  createUserWithEmail,
+  expectPublicError,
+  publicCall,
+  validateSessionCookie,
+} from "../helpers/public-api";
 
 const exchange = (tenant: Tenant, body: unknown, headers?: Record<string, string>) =>
   publicCall(token.POST, tenant, "POST", "/token", { body, ...(headers ? { headers } : {}) });
 
-async function expectError(res: Response, status: number, message?: string | RegExp) {
-  const text = await res.text();
-  expect(res.status, text).toBe(status);
-  const body = JSON.parse(text) as { code: number; message: string };
-  expect(Object.keys(body).sort()).toEqual(["code", "message"]);
-  expect(body.code).toBe(status);
-  if (message !== undefined) expect(body.message).toMatch(message);
-  expect(res.headers.get("set-cookie")).toBeNull();
-}
+/** The error, and no session cookie. */
+const expectError = (res: Response, status: number, message?: string | RegExp) =>
+  expectPublicError(res, status, message, ["set-cookie"]);
 
 async function tokenRows(tenantId: string) {
   const db = await executor();
@@ -51,10 +50,7 @@ describe("POST /token", () => {
     expect(res.headers.get("x-session-lifetime")).toBe("3600");
     expect(res.headers.get("deprecation")).toBe("true");
     expect(res.headers.get("link")).toContain(`/t/${tenant.id}/token_exchange>; rel="successor-version"`);
-    const cookie = /^hanko=([^;]+);/.exec(res.headers.get("set-cookie") ?? "")?.[1];
-    const session = await (
-      await publicCall(validate.GET, tenant, "GET", "/sessions/validate", { cookie: cookie! })
-    ).json();
+    const { session } = await validateSessionCookie(tenant, res);
     expect(session).toMatchObject({
       is_valid: true,
       claims: { subject: user.id, amr: ["ext:google"], email: { address: "erin@example.com" } },

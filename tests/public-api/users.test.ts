@@ -1,6 +1,6 @@
 import { decodeJwt } from "jose";
 import { eq } from "drizzle-orm";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as emailsRoute from "@/app/(public-api)/t/[tenantId]/emails/route";
 import * as finalizeRoute from "@/app/(public-api)/t/[tenantId]/passcode/login/finalize/route";
 import * as initializeRoute from "@/app/(public-api)/t/[tenantId]/passcode/login/initialize/route";
@@ -11,27 +11,17 @@ import * as usersRoute from "@/app/(public-api)/t/[tenantId]/users/route";
 import { listAuditEvents } from "@/lib/audit";
 import { executor } from "@/lib/db";
 import { emails, users, webauthnCredentials } from "@/lib/db/schema";
-import { configureMail } from "@/lib/mail";
 import { updateTenant, type Tenant } from "@/lib/tenants";
-import type { UpdateTenantInput } from "@/lib/tenants/schemas";
 import {
-  createPublicTenant as createTenant,
+  createPasscodeTenant,
   createUserWithEmail,
   publicCall,
   sessionFor,
+  useDevOutbox,
 } from "../helpers/public-api";
 import { outboxCode } from "../helpers/smtp";
 
-beforeAll(() => {
-  configureMail({ smtpUrl: undefined, from: "Sesame <no-reply@localhost>" });
-});
-
-/** A tenant whose passcode rate limit stays out of the way (tests/public-api/rate-limit.test.ts tests it). */
-const createPublicTenant = (settings: UpdateTenantInput = {}) =>
-  createTenant({
-    ...settings,
-    platform: { ...settings.platform, rateLimits: { passcode: { points: 1000, durationSeconds: 60 } } },
-  });
+useDevOutbox();
 
 const signUp = (tenant: Tenant, body: unknown) =>
   publicCall(usersRoute.POST, tenant, "POST", "/users", { body });
@@ -67,7 +57,7 @@ async function verify(tenant: Tenant, userId: string, emailId: string, address: 
 
 describe("sign-up (POST /users)", () => {
   it("creates a user with an unverified primary address and no session while verification is required", async () => {
-    const tenant = await createPublicTenant();
+    const tenant = await createPasscodeTenant();
     const res = await signUp(tenant, { email: " Ann@Example.com" });
     expect(res.status).toBe(200);
     const body = await res.json();
@@ -109,7 +99,7 @@ describe("sign-up (POST /users)", () => {
   });
 
   it("logs the new user in at once when the tenant does not require verification", async () => {
-    const tenant = await createPublicTenant({ platform: { emails: { requireVerification: false } } });
+    const tenant = await createPasscodeTenant({ platform: { emails: { requireVerification: false } } });
     const res = await signUp(tenant, { email: "bo@example.com" });
     expect(res.status).toBe(200);
     const body = await res.json();
@@ -128,7 +118,7 @@ describe("sign-up (POST /users)", () => {
   });
 
   it("sends the token as X-Auth-Token in cross-domain mode", async () => {
-    const tenant = await createPublicTenant({
+    const tenant = await createPasscodeTenant({
       platform: { emails: { requireVerification: false }, session: { crossDomain: true } },
     });
     const res = await signUp(tenant, { email: "cross@example.com" });
@@ -137,7 +127,7 @@ describe("sign-up (POST /users)", () => {
   });
 
   it("takes over another account's unverified, non-primary claim on the address", async () => {
-    const tenant = await createPublicTenant();
+    const tenant = await createPasscodeTenant();
     const squatter = await createUserWithEmail(tenant);
     const token = await sessionFor(tenant, squatter);
     await publicCall(emailsRoute.POST, tenant, "POST", "/emails", {
@@ -152,7 +142,7 @@ describe("sign-up (POST /users)", () => {
   });
 
   it("does not hand out a pending user that has logged in or holds a credential", async () => {
-    const tenant = await createPublicTenant({ platform: { emails: { requireVerification: false } } });
+    const tenant = await createPasscodeTenant({ platform: { emails: { requireVerification: false } } });
     const first = await (await signUp(tenant, { email: "old@example.com" })).json();
     const strict = await updateTenant(tenant.id, { platform: { emails: { requireVerification: true } } });
     // The first sign-up got a session while verification was off: its address is taken now.
@@ -163,7 +153,7 @@ describe("sign-up (POST /users)", () => {
   });
 
   it("refuses bad input and a tenant without sign-up, creating nothing", async () => {
-    const tenant = await createPublicTenant();
+    const tenant = await createPasscodeTenant();
     const cases: [unknown, string][] = [
       [{}, "Bad Request: body.email: "],
       [{ email: "nope" }, "Bad Request: body.email: must be an email address"],
@@ -196,7 +186,7 @@ describe("sign-up (POST /users)", () => {
 
 describe("GET /users/{userId}", () => {
   it("returns the session's own user in Hanko's shape, 403 for others, 401 without a session", async () => {
-    const tenant = await createPublicTenant();
+    const tenant = await createPasscodeTenant();
     const user = await createUserWithEmail(tenant, "own@example.com");
     const token = await sessionFor(tenant, user);
     const res = await getUser(tenant, user.id, token);
@@ -221,13 +211,13 @@ describe("GET /users/{userId}", () => {
     expect((await getUser(tenant, crypto.randomUUID(), token)).status).toBe(403);
     expect((await getUser(tenant, "nope", token)).status).toBe(400);
     expect((await getUser(tenant, user.id)).status).toBe(401);
-    const foreign = await createPublicTenant();
+    const foreign = await createPasscodeTenant();
     const foreignToken = await sessionFor(foreign, await createUserWithEmail(foreign));
     expect((await getUser(tenant, user.id, foreignToken)).status).toBe(401);
   });
 
   it("lists the user's WebAuthn credentials", async () => {
-    const tenant = await createPublicTenant();
+    const tenant = await createPasscodeTenant();
     const user = await createUserWithEmail(tenant);
     await insertCredential(tenant, user.id, false);
     const body = await (await getUser(tenant, user.id, await sessionFor(tenant, user))).json();
@@ -257,7 +247,7 @@ async function insertCredential(tenant: Tenant, userId: string, isMfa: boolean) 
 
 describe("POST /user (find the user of an address)", () => {
   it("answers Hanko's UserInfo for an address with an account, case-insensitively", async () => {
-    const tenant = await createPublicTenant();
+    const tenant = await createPasscodeTenant();
     const user = await createUserWithEmail(tenant, "known@example.com");
     const res = await lookup(tenant, { email: "Known@Example.com" });
     expect(res.status).toBe(200);
@@ -280,8 +270,8 @@ describe("POST /user (find the user of an address)", () => {
   });
 
   it("is 404 for unknown addresses, other tenants' and unverified ones while verification is required", async () => {
-    const tenant = await createPublicTenant();
-    const other = await createPublicTenant();
+    const tenant = await createPasscodeTenant();
+    const other = await createPasscodeTenant();
     await createUserWithEmail(other, "elsewhere@example.com");
     await signUp(tenant, { email: "pending@example.com" });
     for (const email of ["nobody@example.com", "elsewhere@example.com", "pending@example.com"]) {
@@ -301,7 +291,7 @@ describe("POST /user (find the user of an address)", () => {
 
 describe("DELETE /user", () => {
   it("deletes the account only when the tenant allows it, clearing the cookie", async () => {
-    const tenant = await createPublicTenant();
+    const tenant = await createPasscodeTenant();
     const user = await createUserWithEmail(tenant);
     const token = await sessionFor(tenant, user);
     const refused = await publicCall(userRoute.DELETE, tenant, "DELETE", "/user", { token });

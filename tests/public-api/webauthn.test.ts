@@ -7,7 +7,6 @@ import * as loginFinalize from "@/app/(public-api)/t/[tenantId]/webauthn/login/f
 import * as loginInitialize from "@/app/(public-api)/t/[tenantId]/webauthn/login/initialize/route";
 import * as registrationFinalize from "@/app/(public-api)/t/[tenantId]/webauthn/registration/finalize/route";
 import * as registrationInitialize from "@/app/(public-api)/t/[tenantId]/webauthn/registration/initialize/route";
-import * as validate from "@/app/(public-api)/t/[tenantId]/sessions/validate/route";
 import { listAuditEvents } from "@/lib/audit";
 import { executor } from "@/lib/db";
 import { emails, sessions, users } from "@/lib/db/schema";
@@ -22,7 +21,14 @@ import {
   storedCredential,
   tenantState,
 } from "../helpers/passkey-security";
-import { ORIGIN, createUserWithEmail, publicCall, sessionFor } from "../helpers/public-api";
+import {
+  ORIGIN,
+  createUserWithEmail,
+  expectPublicError as expectError,
+  publicCall,
+  sessionFor,
+  validateSessionCookie,
+} from "../helpers/public-api";
 import { SoftwareAuthenticator, b64url } from "../helpers/software-authenticator";
 import { createTestTenant } from "../helpers/tenants";
 
@@ -53,16 +59,6 @@ async function sessionCount(tenantId: string): Promise<number> {
 /** What a failed call must leave alone: users, credentials, transactions and sessions. */
 async function state(tenantId: string) {
   return { ...(await tenantState(tenantId)), sessions: await sessionCount(tenantId) };
-}
-
-async function expectError(res: Response, status: number, message?: string | RegExp) {
-  const text = await res.text();
-  expect(res.status, text).toBe(status);
-  const body = JSON.parse(text) as { code: number; message: string };
-  expect(Object.keys(body).sort()).toEqual(["code", "message"]);
-  expect(body.code).toBe(status);
-  if (message !== undefined) expect(body.message).toMatch(message);
-  return body;
 }
 
 /** Registers a passkey for the session's user through the public API; returns its id. */
@@ -153,11 +149,8 @@ describe("public WebAuthn: registration, login, credentials", () => {
     expect(res.headers.get("x-session-retention")).toBe("persistent");
     expect(res.headers.get("deprecation")).toBe("true");
     expect(res.headers.get("link")).toContain(`/t/${tenant.id}/login>; rel="successor-version"`);
-    const cookie = /^hanko=([^;]+);/.exec(res.headers.get("set-cookie") ?? "")?.[1];
+    const { cookie, session } = await validateSessionCookie(tenant, res);
     expect(cookie).toBeTruthy();
-    const session = await (
-      await publicCall(validate.GET, tenant, "GET", "/sessions/validate", { cookie: cookie! })
-    ).json();
     expect(session).toMatchObject({
       is_valid: true,
       claims: { subject: user.id, amr: ["passkey"], email: { address: "carol@example.com" } },

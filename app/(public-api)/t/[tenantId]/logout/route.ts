@@ -1,14 +1,12 @@
 import { logoutDelete, logoutPost } from "@/lib/contracts/public/sessions";
 import { noContent, preflight, route, type RouteInput } from "@/lib/http";
-import { clearSessionCookie, endSession } from "@/lib/sessions";
+import { endSession, withClearedSessionCookie } from "@/lib/sessions";
 
 export const dynamic = "force-dynamic";
 
 async function logout({ tenant, session, audit }: RouteInput<typeof logoutPost | typeof logoutDelete>) {
   await endSession(tenant, session.session, audit);
-  const response = noContent();
-  clearSessionCookie(tenant).forEach((value, name) => response.headers.append(name, value));
-  return response;
+  return withClearedSessionCookie(noContent(), tenant);
 }
 
 // POST|DELETE /t/{tenantId}/logout: end the session, clear the cookie

@@ -1,6 +1,6 @@
 import { deleteMe, getMe } from "@/lib/contracts/public/sessions";
 import { json, noContent, preflight, route } from "@/lib/http";
-import { clearSessionCookie } from "@/lib/sessions";
+import { withClearedSessionCookie } from "@/lib/sessions";
 import { deleteAccount, getProfile } from "@/lib/users";
 
 export const dynamic = "force-dynamic";
@@ -11,9 +11,7 @@ export const GET = route(getMe, async ({ tenant, session }) => json(await getPro
 // DELETE /t/{tenantId}/me: delete the account (when the tenant allows it)
 export const DELETE = route(deleteMe, async ({ tenant, session, audit }) => {
   await deleteAccount(tenant, session.user, audit);
-  const response = noContent();
-  clearSessionCookie(tenant).forEach((value, name) => response.headers.append(name, value));
-  return response;
+  return withClearedSessionCookie(noContent(), tenant);
 });
 
 export const OPTIONS = preflight(getMe, deleteMe);

@@ -1,6 +1,6 @@
 import { deleteUser, lookupUser } from "@/lib/contracts/public/users";
 import { json, noContent, preflight, route } from "@/lib/http";
-import { clearSessionCookie } from "@/lib/sessions";
+import { withClearedSessionCookie } from "@/lib/sessions";
 import { deleteUser as deleteAccount, lookupUser as findUserOf } from "@/lib/users";
 
 export const dynamic = "force-dynamic";
@@ -11,9 +11,7 @@ export const POST = route(lookupUser, async ({ tenant, body }) => json(await fin
 // DELETE /t/{tenantId}/user (deprecated): delete the signed-in user's account
 export const DELETE = route(deleteUser, async ({ tenant, session, audit }) => {
   await deleteAccount(tenant, session.user, audit);
-  const response = noContent();
-  clearSessionCookie(tenant).forEach((value, name) => response.headers.append(name, value));
-  return response;
+  return withClearedSessionCookie(noContent(), tenant);
 });
 
 export const OPTIONS = preflight(lookupUser, deleteUser);

@@ -1,6 +1,6 @@
 import { signUp } from "@/lib/contracts/public/users";
 import { json, preflight, route } from "@/lib/http";
-import { sessionHeaders } from "@/lib/sessions";
+import { withSessionHeaders } from "@/lib/sessions";
 import { signUp as signUpUser } from "@/lib/users/sign-up";
 
 export const dynamic = "force-dynamic";
@@ -9,9 +9,6 @@ export const dynamic = "force-dynamic";
 export const POST = route(signUp, async ({ tenant, body, audit }) => {
   const { body: created, session } = await signUpUser(tenant, body, audit);
   const response = json(created);
-  if (session) {
-    sessionHeaders(tenant, session.token).forEach((value, name) => response.headers.append(name, value));
-  }
-  return response;
+  return session ? withSessionHeaders(response, tenant, session.token) : response;
 });
 export const OPTIONS = preflight(signUp);

@@ -1,7 +1,7 @@
 import { passwordLogin } from "@/lib/contracts/public/passwords";
 import { json, preflight, route } from "@/lib/http";
 import { loginWithPassword } from "@/lib/passwords";
-import { sessionHeaders } from "@/lib/sessions";
+import { withSessionHeaders } from "@/lib/sessions";
 
 export const dynamic = "force-dynamic";
 
@@ -12,8 +12,6 @@ export const POST = route(passwordLogin, async ({ tenant, body, audit }) => {
     { userId: body.user_id, password: body.password },
     audit,
   );
-  const response = json({ user_id: user.id });
-  sessionHeaders(tenant, session.token).forEach((value, name) => response.headers.append(name, value));
-  return response;
+  return withSessionHeaders(json({ user_id: user.id }), tenant, session.token);
 });
 export const OPTIONS = preflight(passwordLogin);

@@ -1,7 +1,7 @@
 import { passcodeFinalize } from "@/lib/contracts/public/passcodes";
 import { json, preflight, route } from "@/lib/http";
 import { finalizePasscode } from "@/lib/passcodes";
-import { presentedSessionToken, sessionHeaders } from "@/lib/sessions";
+import { presentedSessionToken, withSessionHeaders } from "@/lib/sessions";
 
 export const dynamic = "force-dynamic";
 
@@ -13,8 +13,6 @@ export const POST = route(passcodeFinalize, async ({ req, tenant, body, audit })
     presentedSessionToken(req, tenant)?.token,
     audit,
   );
-  const response = json(passcode);
-  sessionHeaders(tenant, session.token).forEach((value, name) => response.headers.append(name, value));
-  return response;
+  return withSessionHeaders(json(passcode), tenant, session.token);
 });
 export const OPTIONS = preflight(passcodeFinalize);

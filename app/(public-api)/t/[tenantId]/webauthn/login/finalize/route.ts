@@ -1,15 +1,13 @@
 import { finalizePublicLogin } from "@/lib/ceremonies/webauthn";
 import { webauthnLoginFinalize } from "@/lib/contracts/public/webauthn";
 import { json, preflight, route } from "@/lib/http";
-import { sessionHeaders } from "@/lib/sessions";
+import { withSessionHeaders } from "@/lib/sessions";
 
 export const dynamic = "force-dynamic";
 
 // POST /t/{tenantId}/webauthn/login/finalize (deprecated): verify the assertion, start a session
 export const POST = route(webauthnLoginFinalize, async ({ tenant, body, audit }) => {
   const { session, ...result } = await finalizePublicLogin(tenant, body, audit);
-  const response = json(result);
-  sessionHeaders(tenant, session.token).forEach((value, name) => response.headers.append(name, value));
-  return response;
+  return withSessionHeaders(json(result), tenant, session.token);
 });
 export const OPTIONS = preflight(webauthnLoginFinalize);
