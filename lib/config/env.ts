@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 
@@ -25,6 +26,24 @@ const EnvSchema = z.object({
     .optional(),
   SESAME_DATA_DIR: z.string().min(1, "must be a folder path").default("./.data"),
   SESAME_MASTER_SECRET: z.string().min(32, "must be at least 32 characters long").optional(),
+  SESAME_TRUSTED_PROXIES: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      const entries = (value ?? "")
+        .split(",")
+        .map((entry) => entry.trim())
+        .filter(Boolean);
+      for (const entry of entries) {
+        if (!parseCidr(entry)) {
+          ctx.addIssue({
+            code: "custom",
+            message: `"${entry}" is not an IP address or CIDR (10.0.0.0/8, ::1)`,
+          });
+        }
+      }
+      return entries;
+    }),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).default("info"),
   SESAME_SEED_DEMO: z
     .enum(["true", "false", "1", "0"], { error: "must be true or false" })
@@ -44,6 +63,26 @@ const EnvSchema = z.object({
     .default("Sesame <no-reply@localhost>"),
 });
 
+/** `10.0.0.0/8`, `fd00::/8` or a single address; undefined when it is neither. */
+export function parseCidr(
+  entry: string,
+): { address: string; prefix: number; family: "ipv4" | "ipv6" } | undefined {
+  const [address = "", bits] = entry.split("/");
+  const version = isIP(address);
+  if (version === 0) return undefined;
+  const max = version === 4 ? 32 : 128;
+  const prefix = bits === undefined ? max : Number(bits);
+  if (
+    !Number.isInteger(prefix) ||
+    prefix < 0 ||
+    prefix > max ||
+    (bits !== undefined && !/^\d+$/.test(bits))
+  ) {
+    return undefined;
+  }
+  return { address, prefix, family: version === 4 ? "ipv4" : "ipv6" };
+}
+
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export interface Config {
@@ -55,6 +94,11 @@ export interface Config {
   /** Absolute path of the data folder (PGlite files, generated master secret). */
   dataDir: string;
   masterSecret: string | undefined;
+  /**
+   * Reverse proxies (IP addresses or CIDRs) whose `X-Forwarded-For` entries are believed: the client IP
+   * is the rightmost entry that is not one of them.
+   */
+  trustedProxies: string[];
   logLevel: LogLevel;
   /** Seed a demo tenant on the first start against an empty database. */
   seedDemo: boolean;
@@ -88,6 +132,7 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     databaseUrl: e.DATABASE_URL,
     dataDir: path.resolve(e.SESAME_DATA_DIR),
     masterSecret: e.SESAME_MASTER_SECRET,
+    trustedProxies: e.SESAME_TRUSTED_PROXIES,
     logLevel: e.LOG_LEVEL,
     seedDemo: e.SESAME_SEED_DEMO,
     smtpUrl: e.SMTP_URL,

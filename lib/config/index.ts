@@ -1,1 +1,1 @@
-export { ConfigError, getConfig, parseConfig, type Config, type LogLevel } from "./env";
+export { ConfigError, getConfig, parseCidr, parseConfig, type Config, type LogLevel } from "./env";

@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import { BlockList, isIP } from "node:net";
+import { getConfig, parseCidr } from "@/lib/config";
 
 export interface RequestContext {
   requestId: string;
@@ -17,10 +19,50 @@ export function requestContext(req: Request): RequestContext {
   // `next start` appends the socket address as the last X-Forwarded-For entry; earlier entries come
   // from the client or proxies and are not trusted here.
   const forwarded = req.headers.get("x-forwarded-for");
-  const ip = forwarded?.split(",").at(-1)?.trim() || null;
+  const ip = clientIp(forwarded?.split(",").map((entry) => entry.trim()) ?? []);
   return {
     requestId: incoming && SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID(),
     ip,
     userAgent: req.headers.get("user-agent"),
   };
+}
+
+let trusted: { key: string; list: BlockList } | undefined;
+
+function blockList(entries: readonly string[]): BlockList {
+  const key = entries.join(",");
+  if (trusted?.key !== key) {
+    const list = new BlockList();
+    for (const entry of entries) {
+      const cidr = parseCidr(entry);
+      if (cidr) list.addSubnet(cidr.address, cidr.prefix, cidr.family);
+    }
+    trusted = { key, list };
+  }
+  return trusted.list;
+}
+
+/**
+ * The rightmost `X-Forwarded-For` entry that is not a trusted proxy (`SESAME_TRUSTED_PROXIES`). The
+ * last entry is the socket peer `next start` appended; with no proxies configured that is the answer.
+ */
+export function clientIp(
+  chain: string[],
+  proxies: readonly string[] = getConfig().trustedProxies,
+): string | null {
+  const list = blockList(proxies);
+  for (let i = chain.length - 1; i >= 0; i--) {
+    const entry = chain[i]!;
+    const family = isIP(entry);
+    if (family === 0) return i === chain.length - 1 ? entry || null : null;
+    if (!isTrusted(list, entry, family)) return entry;
+  }
+  return chain[0] || null;
+}
+
+/** IPv4-mapped IPv6 addresses (`::ffff:10.0.0.1`, how Node reports IPv4 peers on a dual-stack socket) count as IPv4. */
+function isTrusted(list: BlockList, address: string, family: number): boolean {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+  if (mapped) return list.check(mapped, "ipv4");
+  return list.check(address, family === 4 ? "ipv4" : "ipv6");
 }
