@@ -1,4 +1,4 @@
-import { and, asc, eq, getTableColumns, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, inArray, lt, sql } from "drizzle-orm";
 import { executor } from "@/lib/db";
 import {
   tenants,
@@ -41,9 +41,24 @@ export async function databaseNow(tenantId: string): Promise<number> {
 
 export type NewRequest = typeof uafRequests.$inferInsert;
 
+/** Requests are kept this long after `validUntil` (the status stays readable), then swept. */
+export const REQUEST_RETENTION_DAYS = 30;
+const SWEEP_EVERY = 64;
+
 export async function insertRequest(values: NewRequest): Promise<void> {
   const db = await executor();
   await db.insert(uafRequests).values(values);
+  if (Math.random() * SWEEP_EVERY < 1) await sweepOldRequests();
+}
+
+/** Deletes requests of every tenant whose `validUntil` lies more than the retention period back. */
+export async function sweepOldRequests(): Promise<number> {
+  const db = await executor();
+  const rows = await db
+    .delete(uafRequests)
+    .where(lt(uafRequests.validUntil, sql`now() - make_interval(days => ${REQUEST_RETENTION_DAYS})`))
+    .returning({ id: uafRequests.id });
+  return rows.length;
 }
 
 /**

@@ -4,6 +4,8 @@ export interface AppErrorOptions {
   cause?: unknown;
   /** Safe, client-facing hints for fixing the request (for example one line per invalid field). */
   details?: string[];
+  /** For 429 and 503 answers: when the caller may try again (the `Retry-After` header, seconds). */
+  retryAfterSeconds?: number;
 }
 
 /**
@@ -13,12 +15,14 @@ export interface AppErrorOptions {
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly details: string[];
+  readonly retryAfterSeconds: number | undefined;
 
   constructor(code: ErrorCode, message?: string, options: AppErrorOptions = {}) {
     super(message ?? STATUS_TEXT[statusOf(code)] ?? code, { cause: options.cause });
     this.name = new.target.name;
     this.code = code;
     this.details = options.details ?? [];
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
   get status(): number {

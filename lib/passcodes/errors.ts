@@ -27,5 +27,6 @@ export const passcodeErrors = {
   locked: (retryAfterSeconds: number) =>
     new AppError("RATE_LIMITED", undefined, {
       details: [`max attempts reached for this address: ask for a new code in ${retryAfterSeconds} seconds`],
+      retryAfterSeconds,
     }),
 };
