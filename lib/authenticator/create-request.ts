@@ -22,6 +22,7 @@ import {
   deleteRegistrations,
   findRequest,
   insertRequest,
+  maybeSweepOldRequests,
   selectRegistrations,
   type NewRequest,
 } from "./store";
@@ -76,6 +77,7 @@ export async function createRequest(
       }
       return toAuthenticatorRequest(tenant, (await findRequest(tenant.id, id))!);
     });
+    await maybeSweepOldRequests();
     await recordAuditEvent(tenant.id, {
       ...context,
       type: "authenticator.request.created",

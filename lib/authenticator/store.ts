@@ -48,6 +48,10 @@ const SWEEP_EVERY = 64;
 export async function insertRequest(values: NewRequest): Promise<void> {
   const db = await executor();
   await db.insert(uafRequests).values(values);
+}
+
+/** Called after a create commits: one in this many sweeps old requests, outside the create's transaction. */
+export async function maybeSweepOldRequests(): Promise<void> {
   if (Math.random() * SWEEP_EVERY < 1) await sweepOldRequests();
 }
 

@@ -161,7 +161,7 @@ function defaultKeyName(info: DeviceKeyInfo, aaid: string): string {
   const named = info.keyName?.trim();
   if (named) return named;
   const device = [info.manufacturer, info.model].filter(Boolean).join(" ").trim();
-  return device || `UAF authenticator ${aaid}`;
+  return (device || `UAF authenticator ${aaid}`).slice(0, 64);
 }
 
 async function authenticate(

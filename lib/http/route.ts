@@ -109,9 +109,9 @@ export function route<C extends Contract>(
     }
     if (limited) applyRateLimitHeaders(response, limited);
     applyCors(response, allowedOrigin(req, contract, tenant), contract);
-    if (contract.deprecated && tenant?.platform.apiVersion !== 3) {
+    if (contract.deprecated && tenant && tenant.platform.apiVersion !== 3) {
       response.headers.set("deprecation", "true");
-      const successor = contract.deprecated.successor.replace("{tenantId}", tenant?.id ?? "");
+      const successor = contract.deprecated.successor.replace("{tenantId}", tenant.id);
       response.headers.append("link", `<${getConfig().baseUrl}${successor}>; rel="successor-version"`);
     }
     response.headers.set("x-request-id", ctx.requestId);
@@ -165,10 +165,15 @@ export function preflight(
   contract: Contract,
   ...others: Contract[]
 ): (req: Request, context: RouteContext) => Promise<Response> {
-  const methods = [contract, ...others].map((c) => c.method);
+  const contracts = [contract, ...others];
   return async (req, context) => {
     try {
       const { tenant } = await resolvePath(contract, context);
+      // API version 3: deprecated endpoints are gone, preflights included.
+      const methods = contracts
+        .filter((c) => !(c.deprecated && tenant?.platform.apiVersion === 3))
+        .map((c) => c.method);
+      if (methods.length === 0) throw new NotFound();
       const credentials = contract.cors === "tenant-credentials";
       return preflightResponse(req, allowedOrigin(req, contract, tenant), methods, credentials);
     } catch (thrown) {

@@ -1,5 +1,5 @@
 import { and, asc, eq } from "drizzle-orm";
-import { recordAuditEvent, type AuditContext } from "@/lib/audit";
+import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { executor } from "@/lib/db";
 import { emails, users } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
@@ -40,6 +40,12 @@ export async function getProfile(tenant: Tenant, user: User): Promise<Profile> {
 
 /** Deletes the user and everything of theirs (sessions, emails, credentials…), when the tenant allows it. */
 export async function deleteAccount(tenant: Tenant, user: User, context: AuditContext): Promise<void> {
+  return auditFailures(tenant.id, "user.delete", { ...context, actor: user.id }, () =>
+    deleteAllowedAccount(tenant, user, context),
+  );
+}
+
+async function deleteAllowedAccount(tenant: Tenant, user: User, context: AuditContext): Promise<void> {
   if (!tenant.platform.account.allowDeletion) {
     throw new AppError("FORBIDDEN", "Forbidden", {
       details: ["account deletion is disabled for this tenant"],

@@ -1,3 +1,4 @@
+import { PNG } from "pngjs";
 import { describe, expect, it } from "vitest";
 import { SoftwareUafAuthenticator, parseUafRequest } from "@/lib/ceremonies/uaf";
 import { listAuditEvents } from "@/lib/audit";
@@ -104,7 +105,7 @@ describe("REG → AUTH with a transaction → DEREG through the HTTP routes", ()
     );
   });
 
-  it("lets the app fetch and answer through the QR code's URL with the out-of-band token, once", async () => {
+  it("renders the QR code as a PNG of the requested size", async () => {
     const { api } = await setup();
     const reg = await (await api("POST", "/v1/uaf/requests", { operation: "REG", userId: "u-2" })).json();
     const qr = await api("GET", `/v1/uaf/requests/${reg.id}/qrcode?width=300&fg=112233&bg=FFFFFF`);
@@ -112,6 +113,13 @@ describe("REG → AUTH with a transaction → DEREG through the HTTP routes", ()
     expect(qr.headers.get("content-type")).toBe("image/png");
     const png = Buffer.from(await qr.arrayBuffer());
     expect(png.subarray(1, 4).toString()).toBe("PNG");
+    const image = PNG.sync.read(png);
+    expect([image.width, image.height]).toEqual([300, 300]);
+    const colours = new Set<string>();
+    for (let i = 0; i < image.data.length; i += 4) {
+      colours.add(image.data.subarray(i, i + 3).toString("hex"));
+    }
+    expect([...colours].sort()).toEqual(["112233", "ffffff"]);
   });
 });
 

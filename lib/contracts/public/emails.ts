@@ -45,6 +45,8 @@ export const createEmail = defineContract({
   method: "POST",
   path: "/t/{tenantId}/emails",
   operationId: "createEmail",
+  // Each new address mails a verification code: limited like the passcode endpoints.
+  rateLimit: "passcode",
   summary: "Add an address",
   description:
     "Adds an unverified address, up to the tenant's maximum per user. When the tenant requires " +

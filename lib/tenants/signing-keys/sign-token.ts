@@ -26,6 +26,8 @@ export interface SignTokenOptions {
   audience?: string | string[];
   issuer?: string;
   subject?: string;
+  /** Issue time (Unix seconds); default now. `exp` is this plus `expiresIn`. */
+  issuedAt?: number;
 }
 
 /** Signs `claims` as a JWT with the tenant's active key (`kid` in the header). */
@@ -39,8 +41,10 @@ export async function signToken(
     throw new AppError("INTERNAL", undefined, { cause: new Error(`tenant ${tenantId} has no signing key`) });
   let jwt = new SignJWT(claims)
     .setProtectedHeader({ alg: row.algorithm, kid: row.id, typ: "JWT" })
-    .setIssuedAt()
-    .setExpirationTime(`${options.expiresIn}s`);
+    .setIssuedAt(options.issuedAt)
+    .setExpirationTime(
+      options.issuedAt === undefined ? `${options.expiresIn}s` : options.issuedAt + options.expiresIn,
+    );
   if (options.audience) jwt = jwt.setAudience(options.audience);
   if (options.issuer) jwt = jwt.setIssuer(options.issuer);
   if (options.subject) jwt = jwt.setSubject(options.subject);

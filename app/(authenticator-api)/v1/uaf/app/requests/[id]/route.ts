@@ -6,7 +6,10 @@ export const dynamic = "force-dynamic";
 
 // GET /v1/uaf/app/requests/{id}?token=…: the authenticator app fetches the request it scanned
 export const GET = route(fetchAppRequest, async ({ params, query, audit }) => {
-  const { request } = await fetchRequestForApp(params.id, query.token ?? "", audit);
+  const { request } = await fetchRequestForApp(params.id, query.token ?? "", {
+    ...audit,
+    actor: "oob_token",
+  });
   return json(appRequestDto(request), 200, { "cache-control": "no-store" });
 });
 
