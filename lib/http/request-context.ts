@@ -16,8 +16,8 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
  */
 export function requestContext(req: Request): RequestContext {
   const incoming = req.headers.get("x-request-id");
-  // `next start` appends the socket address as the last X-Forwarded-For entry; earlier entries come
-  // from the client or proxies and are not trusted here.
+  // `next start` sets X-Forwarded-For to the socket address only when the request has none, so the
+  // header is only as trustworthy as the reverse proxy in front (docs/decisions.md, Client IP).
   const forwarded = req.headers.get("x-forwarded-for");
   const ip = clientIp(forwarded?.split(",").map((entry) => entry.trim()) ?? []);
   return {

@@ -6,8 +6,8 @@ import * as validate from "@/app/(public-api)/t/[tenantId]/sessions/validate/rou
 import * as config from "@/app/(public-api)/t/[tenantId]/.well-known/config/route";
 import * as jwks from "@/app/(public-api)/t/[tenantId]/.well-known/jwks/route";
 import { listAuditEvents } from "@/lib/audit";
-import { sessionHeaders } from "@/lib/sessions";
-import { updateTenant } from "@/lib/tenants";
+import { issuerOf, sessionHeaders } from "@/lib/sessions";
+import { signToken, updateTenant } from "@/lib/tenants";
 import {
   ORIGIN,
   createPublicTenant,
@@ -87,6 +87,37 @@ describe("sessions", () => {
       const meRes = await publicCall(me.GET, tenant, "GET", "/me", { token: bad });
       expect(meRes.status).toBe(401);
       expect(await meRes.json()).toEqual({ code: 401, message: "Unauthorized" });
+    }
+  });
+
+  it("refuses tokens signed with the tenant's own key but for another audience, issuer or without a session", async () => {
+    const tenant = await createPublicTenant();
+    const user = await createUserWithEmail(tenant);
+    const good = decodeJwt(await sessionFor(tenant, user));
+    const base = { subject: user.id, audience: ["localhost"], issuer: issuerOf(tenant), expiresIn: 600 };
+    const forged = [
+      await signToken(
+        tenant.id,
+        { session_id: good.session_id },
+        { ...base, audience: ["elsewhere.example"] },
+      ),
+      await signToken(
+        tenant.id,
+        { session_id: good.session_id },
+        { ...base, issuer: `${issuerOf(tenant)}x` },
+      ),
+      await signToken(tenant.id, {}, base),
+      // The Passkey API's ceremony token of the same tenant (same key, its own issuer, no session).
+      await signToken(
+        tenant.id,
+        { cred: "x" },
+        { ...base, issuer: `http://localhost:3000/passkey/${tenant.id}` },
+      ),
+    ];
+    for (const token of forged) {
+      const res = await publicCall(validate.GET, tenant, "GET", "/sessions/validate", { token });
+      expect(await res.json()).toEqual({ is_valid: false });
+      expect((await publicCall(me.GET, tenant, "GET", "/me", { token })).status).toBe(401);
     }
   });
 
