@@ -1,17 +1,13 @@
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
 import {
-  ASSERTION_SCHEME,
   UafError,
   UafStatus,
-  decodeBase64Lenient,
-  parseAuthAssertion,
   parseUafResponse,
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
   type ExpectedRequest,
   type Policy,
   type Transaction,
-  type VerifiedAuthentication,
 } from "@/lib/ceremonies/uaf";
 import { sha256Hex } from "@/lib/crypto";
 import { transaction } from "@/lib/db";
@@ -180,29 +176,11 @@ async function authenticate(
     signatureAlgAndEncoding: row.signatureAlgAndEncoding,
     signCounter: row.signCounter,
   }));
-  let verified: VerifiedAuthentication<(typeof candidates)[number]>;
-  try {
-    verified = verifyAuthenticationResponse(parsed, {
-      ...expected,
-      registrations: candidates,
-      ...(record.transaction ? { transaction: record.transaction as Transaction[] } : {}),
-    });
-  } catch (error) {
-    // The AUTH policy lists exactly the request's keys, so the verifier refuses any other key with
-    // 1492 before it looks the key up: report such a key as what it is, unknown to the request (1481).
-    if (
-      error instanceof UafError &&
-      error.reason === "policy_not_satisfied" &&
-      !isCandidate(parsed, candidates)
-    ) {
-      throw new UafError(
-        UafStatus.UNKNOWN_KEYID,
-        "unknown_key_id",
-        "No registration of this request matches the AAID and KeyID",
-      );
-    }
-    throw error;
-  }
+  const verified = verifyAuthenticationResponse(parsed, {
+    ...expected,
+    registrations: candidates,
+    ...(record.transaction ? { transaction: record.transaction as Transaction[] } : {}),
+  });
   const registration = verified.registration.row;
   const advanced = await advanceSignCounter(
     tenant.id,
@@ -218,20 +196,6 @@ async function authenticate(
     );
   }
   return { status: "OK", deviceId: registration.id };
-}
-
-/** The response's assertion names one of the request's registrations (same AAID and KeyID). */
-function isCandidate(
-  parsed: ReturnType<typeof parseUafResponse>,
-  candidates: readonly { aaid: string; keyId: Buffer }[],
-): boolean {
-  const assertion = parsed.assertions.find((entry) => entry.assertionScheme === ASSERTION_SCHEME);
-  const bytes = assertion ? decodeBase64Lenient(assertion.assertion) : undefined;
-  if (!bytes) return true;
-  const { aaid, keyId } = parseAuthAssertion(bytes);
-  return candidates.some(
-    (candidate) => candidate.aaid.toUpperCase() === aaid.toUpperCase() && candidate.keyId.equals(keyId),
-  );
 }
 
 async function auditOutcome(

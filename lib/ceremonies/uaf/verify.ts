@@ -242,14 +242,7 @@ export function verifyAuthenticationResponse<R extends StoredRegistration>(
   checkTlvExtensions(extensions, expected);
   assertSupportedAlgorithm(assertion.signatureAlgAndEncoding);
   checkFinalChallengeHash(assertion.finalChallengeHash, response.fcParams);
-  checkPolicy(expected.policy, {
-    aaid: assertion.aaid,
-    keyId: assertion.keyId,
-    authenticationAlgorithm: assertion.signatureAlgAndEncoding,
-    assertionScheme: ASSERTION_SCHEME,
-    authenticatorVersion: assertion.authenticatorVersion,
-  });
-
+  // The key first: one that is none of the request's registrations is unknown (1481), not a policy miss.
   const registration = expected.registrations.find(
     (candidate) =>
       candidate.aaid.toUpperCase() === assertion.aaid &&
@@ -262,6 +255,14 @@ export function verifyAuthenticationResponse<R extends StoredRegistration>(
       "No registration of this request matches the AAID and KeyID",
     );
   }
+  checkPolicy(expected.policy, {
+    aaid: assertion.aaid,
+    keyId: assertion.keyId,
+    authenticationAlgorithm: assertion.signatureAlgAndEncoding,
+    assertionScheme: ASSERTION_SCHEME,
+    authenticatorVersion: assertion.authenticatorVersion,
+  });
+
   if (registration.signatureAlgAndEncoding !== assertion.signatureAlgAndEncoding) {
     fail(
       UafStatus.UNACCEPTABLE_ALGORITHM,
