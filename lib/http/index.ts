@@ -2,5 +2,5 @@ export { defineContract, SURFACES, type Contract, type Surface } from "./contrac
 export { preflight, route, type RouteInput } from "./route";
 export { authenticate } from "./auth";
 export { MAX_BODY_BYTES } from "./body";
-export { presentError } from "./presenters";
+export { presentError, presentFlowAnswer } from "./presenters";
 export { json, noContent } from "./responses";

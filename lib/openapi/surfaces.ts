@@ -1,6 +1,7 @@
 import * as admin from "@/lib/contracts/admin";
 import * as authenticatorFacets from "@/lib/contracts/authenticator/facets";
 import * as authenticator from "@/lib/contracts/authenticator/routes";
+import { FLOW_CONTRACTS } from "@/lib/contracts/flow";
 import * as health from "@/lib/contracts/health";
 import { PUBLIC_CONTRACTS } from "@/lib/contracts/public";
 import { SPEC_ALIASES } from "@/lib/contracts/passkey/aliases";
@@ -53,6 +54,16 @@ export const SURFACE_DOCUMENTS: Partial<Record<Surface, SurfaceDocument>> = {
       "a session cookie or `Authorization: Bearer <session JWT>`. Errors are `{code, message}`.",
     serverPath: "",
     contracts: PUBLIC_CONTRACTS,
+  },
+  flow: {
+    title: "Sesame flow API",
+    description:
+      "State machines for login, registration, profile and token exchange at `{tenant_url}` = `<origin>/t/{tenant_id}`, in Hanko's " +
+      "wire format, so `@teamhanko/hanko-elements` works unmodified with `api` set to the tenant URL. Start a flow with " +
+      "`POST /{flow}`, then post each action to the `href` it came with, sending `{input_data, csrf_token}`. The spec's " +
+      "`/flow/{flow}/initialize` and `/flow/{flow}/finalize` run the same engine. Every answer is a `FlowResponse`.",
+    serverPath: "",
+    contracts: FLOW_CONTRACTS,
   },
   health: {
     title: "Sesame health",

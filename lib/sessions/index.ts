@@ -13,4 +13,4 @@ export {
 } from "./sessions";
 export { clearSessionCookie, sessionHeaders, withClearedSessionCookie, withSessionHeaders } from "./headers";
 export { selectUserSessions, sweepExpiredSessions } from "./store";
-export { validateSessionToken, type SessionValidation } from "./validate";
+export { longClaims, validateSessionToken, type LongClaims, type SessionValidation } from "./validate";

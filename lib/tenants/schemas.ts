@@ -99,6 +99,17 @@ export const PlatformSettings = z.object({
   password: z.object({ enabled: z.boolean(), minLength: z.number().int().min(8).max(128) }),
   emails: z.object({ requireVerification: z.boolean(), maxPerUser: z.number().int().min(1).max(100) }),
   account: z.object({ allowSignup: z.boolean(), allowDeletion: z.boolean() }),
+  passkeys: z.object({ enabled: z.boolean(), optional: z.boolean() }),
+  passcodes: z.object({ enabled: z.boolean() }),
+  username: z
+    .object({
+      enabled: z.boolean(),
+      required: z.boolean(),
+      minLength: z.number().int().min(1).max(64),
+      maxLength: z.number().int().min(1).max(64),
+    })
+    .refine((u) => u.minLength <= u.maxLength, "minLength must not exceed maxLength"),
+  mfa: z.object({ enabled: z.boolean(), totp: z.boolean(), securityKeys: z.boolean() }),
   rateLimits: z.record(
     z.string().regex(/^[a-z_]{1,32}$/),
     z.object({
@@ -118,6 +129,18 @@ export const PlatformSettingsPatch = z.object({
   password: PlatformSettings.shape.password.partial().optional(),
   emails: PlatformSettings.shape.emails.partial().optional(),
   account: PlatformSettings.shape.account.partial().optional(),
+  passkeys: PlatformSettings.shape.passkeys.partial().optional(),
+  passcodes: PlatformSettings.shape.passcodes.partial().optional(),
+  username: z
+    .object({
+      enabled: z.boolean(),
+      required: z.boolean(),
+      minLength: z.number().int().min(1).max(64),
+      maxLength: z.number().int().min(1).max(64),
+    })
+    .partial()
+    .optional(),
+  mfa: PlatformSettings.shape.mfa.partial().optional(),
   rateLimits: PlatformSettings.shape.rateLimits.optional(),
 });
 

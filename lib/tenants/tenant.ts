@@ -49,6 +49,10 @@ export function mergePlatform(stored: Partial<PlatformSettings> | undefined): Pl
     password: { ...d.password, ...s.password },
     emails: { ...d.emails, ...s.emails },
     account: { ...d.account, ...s.account },
+    passkeys: { ...d.passkeys, ...s.passkeys },
+    passcodes: { ...d.passcodes, ...s.passcodes },
+    username: { ...d.username, ...s.username },
+    mfa: { ...d.mfa, ...s.mfa },
     rateLimits: { ...d.rateLimits, ...s.rateLimits },
   };
 }
@@ -63,6 +67,10 @@ interface PlatformPatch {
   password?: Partial<PlatformSettings["password"]> | undefined;
   emails?: Partial<PlatformSettings["emails"]> | undefined;
   account?: Partial<PlatformSettings["account"]> | undefined;
+  passkeys?: Partial<PlatformSettings["passkeys"]> | undefined;
+  passcodes?: Partial<PlatformSettings["passcodes"]> | undefined;
+  username?: Partial<PlatformSettings["username"]> | undefined;
+  mfa?: Partial<PlatformSettings["mfa"]> | undefined;
   rateLimits?: PlatformSettings["rateLimits"] | undefined;
 }
 
@@ -79,6 +87,10 @@ export function patchPlatform(current: PlatformSettings, patch: PlatformPatch | 
     password: { ...current.password, ...patch.password },
     emails: { ...current.emails, ...patch.emails },
     account: { ...current.account, ...patch.account },
+    passkeys: { ...current.passkeys, ...patch.passkeys },
+    passcodes: { ...current.passcodes, ...patch.passcodes },
+    username: { ...current.username, ...patch.username },
+    mfa: { ...current.mfa, ...patch.mfa },
     rateLimits: { ...current.rateLimits, ...patch.rateLimits },
   });
 }

@@ -8,3 +8,4 @@ export * from "./webauthn";
 export * from "./uaf";
 export * from "./platform";
 export * from "./mail";
+export * from "./flows";

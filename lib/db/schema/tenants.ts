@@ -81,6 +81,17 @@ export interface PlatformSettings {
   password: { enabled: boolean; minLength: number };
   emails: { requireVerification: boolean; maxPerUser: number };
   account: { allowSignup: boolean; allowDeletion: boolean };
+  /**
+   * Passkeys in the flow API: offered for login, and at registration (`optional`: the user may skip
+   * creating one; with passwords also enabled the user chooses).
+   */
+  passkeys: { enabled: boolean; optional: boolean };
+  /** Login with a code mailed to the address (flow API). Registration always verifies the address. */
+  passcodes: { enabled: boolean };
+  /** Usernames: asked at registration (`required` or optional) and accepted as a login identifier. */
+  username: { enabled: boolean; required: boolean; minLength: number; maxLength: number };
+  /** Second factors a user may set up in the profile and is then asked for at login. */
+  mfa: { enabled: boolean; totp: boolean; securityKeys: boolean };
   /** Per endpoint group: `points` requests per `durationSeconds`, per IP and per user. */
   rateLimits: Record<string, { points: number; durationSeconds: number }>;
 }
@@ -96,6 +107,10 @@ export const DEFAULT_PLATFORM_SETTINGS: PlatformSettings = {
   password: { enabled: false, minLength: 8 },
   emails: { requireVerification: true, maxPerUser: 5 },
   account: { allowSignup: true, allowDeletion: false },
+  passkeys: { enabled: true, optional: false },
+  passcodes: { enabled: true },
+  username: { enabled: false, required: false, minLength: 3, maxLength: 32 },
+  mfa: { enabled: true, totp: true, securityKeys: true },
   rateLimits: {
     passcode: { points: 10, durationSeconds: 60 },
     password: { points: 10, durationSeconds: 60 },

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { tenants } from "./tenants";
 
@@ -22,6 +23,10 @@ export const users = pgTable(
   (t) => [
     uniqueIndex("users_tenant_external_id").on(t.tenantId, t.externalId),
     index("users_tenant_created").on(t.tenantId, t.createdAt),
+    // Platform users (no external id) log in by username: unique per tenant, case-insensitively.
+    uniqueIndex("users_tenant_username")
+      .on(t.tenantId, sql`lower(${t.username})`)
+      .where(sql`${t.externalId} is null and ${t.username} is not null`),
   ],
 );
 

@@ -1,16 +1,18 @@
 import type { AppError } from "@/lib/errors";
 import type { Surface } from "../contract";
 import { presentAuthenticatorError } from "./authenticator";
+import { presentFlowError } from "./flow";
 import { presentPasskeyError } from "./passkey";
 import { presentPlatformError } from "./platform";
 
 export { toAppError } from "./normalize";
+export { presentFlowAnswer } from "./flow";
 
 const PRESENTERS: Record<Surface, (error: AppError) => Response> = {
   authenticator: presentAuthenticatorError,
   passkey: presentPasskeyError,
   public: presentPlatformError,
-  flow: presentPlatformError,
+  flow: presentFlowError,
   admin: presentPlatformError,
   health: presentPlatformError,
 };

@@ -1,0 +1,20 @@
+import type { FlowName } from "@/lib/db/schema";
+import { flowNamed, handleFlowRequest } from "@/lib/flows";
+import { preflight, presentFlowAnswer, route, type Contract } from "@/lib/http";
+import type { loginFlow } from "@/lib/contracts/flow";
+
+/**
+ * The route of one flow in Hanko's URL form: `POST {tenant_url}/{flow}` starts it,
+ * `?action=<name>@<flow id>` runs an action. The four flow folders export these handlers.
+ */
+export function flowRoute(name: FlowName, contract: typeof loginFlow) {
+  return {
+    POST: route(contract, async ({ tenant, query, body, req, audit }) =>
+      presentFlowAnswer(
+        await handleFlowRequest(tenant, flowNamed(name), query.action, body, { req, audit }),
+        tenant,
+      ),
+    ),
+    OPTIONS: preflight(contract as Contract),
+  };
+}

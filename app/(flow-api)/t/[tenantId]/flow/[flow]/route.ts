@@ -1,0 +1,14 @@
+import { flowByName } from "@/lib/contracts/flow";
+import { flowNamed, handleFlowRequest } from "@/lib/flows";
+import { preflight, presentFlowAnswer, route } from "@/lib/http";
+
+export const dynamic = "force-dynamic";
+
+// POST /t/{tenantId}/flow/{flow}[?action=…]: as /t/{tenantId}/{flow}
+export const POST = route(flowByName, async ({ tenant, params, query, body, req, audit }) =>
+  presentFlowAnswer(
+    await handleFlowRequest(tenant, flowNamed(params.flow), query.action, body, { req, audit }),
+    tenant,
+  ),
+);
+export const OPTIONS = preflight(flowByName);

@@ -1,0 +1,55 @@
+import { sql } from "drizzle-orm";
+import { index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { tenants } from "./tenants";
+import { users } from "./users";
+
+export const FLOW_NAMES = ["login", "registration", "profile", "token_exchange"] as const;
+export type FlowName = (typeof FLOW_NAMES)[number];
+
+/**
+ * A running flow (flow API): its state, the data carried between steps (`stash`), the payload shown
+ * in the current state and the CSRF token of the next step (hashed; rotated at every step). Any
+ * instance continues any flow: nothing of it lives in process memory.
+ */
+export const flows = pgTable(
+  "flows",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    name: text("name").$type<FlowName>().notNull(),
+    state: text("state").notNull(),
+    /** States visited before the current one, for `back` (last = previous). */
+    history: text("history")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    stash: jsonb("stash").$type<Record<string, unknown>>().notNull().default({}),
+    payload: jsonb("payload").$type<Record<string, unknown> | null>(),
+    /** SHA-256 (hex) of the CSRF token the next action must carry. */
+    csrfHash: text("csrf_hash").notNull(),
+    /** Steps taken; +1 with every answered action. */
+    version: integer("version").notNull().default(0),
+    createdAt: timestamp("created_at", { withTimezone: true, precision: 6 }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, precision: 6 }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("flows_expires").on(t.expiresAt)],
+);
+export type FlowRow = typeof flows.$inferSelect;
+
+/** A user's TOTP authenticator-app secret (MFA), sealed with the master secret. */
+export const otpSecrets = pgTable("otp_secrets", {
+  userId: uuid("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  tenantId: uuid("tenant_id")
+    .notNull()
+    .references(() => tenants.id, { onDelete: "cascade" }),
+  secret: text("secret").notNull(),
+  /** The last accepted time step: a code is accepted once (`otp_code_already_used`). */
+  lastUsedStep: integer("last_used_step"),
+  createdAt: timestamp("created_at", { withTimezone: true, precision: 6 }).notNull().defaultNow(),
+});
+export type OtpSecretRow = typeof otpSecrets.$inferSelect;

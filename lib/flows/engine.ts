@@ -1,0 +1,340 @@
+import { randomUUID } from "node:crypto";
+import { recordAuditEvent, type AuditContext } from "@/lib/audit";
+import { constantTimeEqual, randomToken, sha256Hex } from "@/lib/crypto";
+import type { FlowName } from "@/lib/db/schema";
+import { AppError } from "@/lib/errors";
+import { getLogger } from "@/lib/log";
+import { authenticateSession, type AuthenticatedSession, type IssuedSession } from "@/lib/sessions";
+import type { Tenant } from "@/lib/tenants";
+import type { FlowContext, FlowDefinition, Payload, Stash, Transition } from "./definition";
+import { FlowError, flowCodeOf, flowErrors } from "./errors";
+import { validateInputs, type InputError } from "./inputs";
+import { errorResponse, inputsOf, offeredActions, type FlowResponse } from "./response";
+import { claimStep, findFlow, insertFlow, saveStep, sweepExpiredFlows, type FlowState } from "./store";
+
+const SWEEP_EVERY = 64;
+/** The stash key of the user a profile flow belongs to. */
+export const PROFILE_USER = "profile_user_id";
+
+/** What a flow request answers: the body, and the session it starts or ends. */
+export interface FlowAnswer {
+  response: FlowResponse;
+  session?: IssuedSession;
+  endsSession?: boolean;
+  /** With `rate_limit_exceeded`: seconds until the client may try again (`Retry-After`). */
+  retryAfterSeconds?: number;
+}
+
+export interface FlowRequest {
+  /** For flows that need the caller's session (cookie or `Authorization: Bearer`). */
+  req: Request;
+  audit: AuditContext;
+}
+
+export interface ActionBody {
+  input_data?: Record<string, unknown> | undefined;
+  csrf_token?: string | undefined;
+}
+
+/** 32 characters, as Hanko's (24 random bytes, base64url). */
+const newCsrfToken = () => randomToken(24);
+
+/** `<action>@<flow id>`, `@` also as `%40` (a client that encoded the href twice). */
+export function parseActionParam(value: string): { action: string; flowId: string } | undefined {
+  const decoded = value.replaceAll("%40", "@");
+  const at = decoded.lastIndexOf("@");
+  if (at <= 0 || at === decoded.length - 1) return undefined;
+  return { action: decoded.slice(0, at), flowId: decoded.slice(at + 1) };
+}
+
+async function sessionOf(definition: FlowDefinition, tenant: Tenant, request: FlowRequest) {
+  if (!definition.requiresSession) return undefined;
+  try {
+    return await authenticateSession(request.req, tenant);
+  } catch (error) {
+    if (error instanceof AppError && error.status < 500) throw flowErrors.unauthorized();
+    throw error;
+  }
+}
+
+function context(
+  tenant: Tenant,
+  definition: FlowDefinition,
+  flow: { id: string; state: string; history: readonly string[]; stash: Stash },
+  request: FlowRequest,
+  session: AuthenticatedSession | undefined,
+): FlowContext {
+  return {
+    tenant,
+    flowId: flow.id,
+    flowName: definition.name,
+    state: flow.state,
+    history: flow.history,
+    stash: structuredClone(flow.stash),
+    audit: { ...request.audit, actor: session?.user.id ?? request.audit.actor ?? null },
+    session,
+  };
+}
+
+/** Runs the entered state's hook in a context that names it; returns its payload. */
+async function enter(definition: FlowDefinition, ctx: FlowContext): Promise<Payload | null> {
+  const hook = definition.states[ctx.state]?.enter;
+  return (hook ? await hook(ctx) : undefined) ?? null;
+}
+
+/** The context in another state; stash, issued session and the rest are shared with `ctx`. */
+function at(ctx: FlowContext, state: string, history: string[]): FlowContext {
+  return { ...ctx, state, history };
+}
+
+/** The state a transition leads to, and the history there. */
+function follow(definition: FlowDefinition, ctx: FlowContext, transition: Transition) {
+  const history = [...ctx.history];
+  if ("back" in transition) return { state: history.pop() ?? ctx.state, history };
+  const target = "to" in transition ? transition.to : ctx.state;
+  if (!definition.states[target]) throw new Error(`flow ${definition.name}: no state ${target}`);
+  if (target === ctx.state) return { state: target, history };
+  const seen = history.indexOf(target);
+  // Coming back to a state visited before drops the detour, so `back` never loops.
+  if (seen >= 0) return { state: target, history: history.slice(0, seen) };
+  if (!definition.states[ctx.state]?.transient) history.push(ctx.state);
+  return { state: target, history };
+}
+
+async function audit(ctx: FlowContext, type: string, details: Record<string, unknown>) {
+  await recordAuditEvent(ctx.tenant.id, {
+    ...ctx.audit,
+    actor: ctx.session?.user.id ?? ctx.issued?.session.userId ?? ctx.audit.actor,
+    type: `flow.${ctx.flowName}.${type}`,
+    details: { flowId: ctx.flowId, ...details },
+  });
+}
+
+/** Starts a flow (`POST {tenant_url}/{flow}` without `action`): its first state with a CSRF token. */
+export async function startFlow(
+  tenant: Tenant,
+  definition: FlowDefinition,
+  request: FlowRequest,
+): Promise<FlowAnswer> {
+  const session = await sessionOf(definition, tenant, request);
+  const stash: Stash = session ? { [PROFILE_USER]: session.user.id } : {};
+  const ctx = context(
+    tenant,
+    definition,
+    { id: randomUUID(), state: definition.initialState, history: [], stash },
+    request,
+    session,
+  );
+  const payload = await enter(definition, ctx);
+  const csrf = newCsrfToken();
+  await insertFlow({
+    id: ctx.flowId,
+    tenantId: tenant.id,
+    name: definition.name,
+    state: ctx.state,
+    stash: ctx.stash,
+    payload,
+    csrfHash: sha256Hex(csrf),
+    ttlSeconds: definition.ttlSeconds,
+  });
+  if (Math.random() * SWEEP_EVERY < 1) await sweepExpiredFlows();
+  await audit(ctx, "started", { state: ctx.state });
+  return {
+    response: {
+      name: ctx.state,
+      status: 200,
+      payload: payload ?? {},
+      actions: await offeredActions(definition, ctx),
+      csrf_token: csrf,
+      links: [],
+    },
+  };
+}
+
+/** Checks that may refuse a step without touching the flow (flow-level errors). */
+async function admit(
+  tenant: Tenant,
+  definition: FlowDefinition,
+  actionParam: string,
+  body: ActionBody,
+  request: FlowRequest,
+): Promise<{ flow: FlowState; action: string; ctx: FlowContext }> {
+  const parsed = parseActionParam(actionParam);
+  if (!parsed) throw flowErrors.notPermitted("malformed action parameter");
+  const flow = await findFlow(tenant.id, parsed.flowId);
+  if (!flow || flow.name !== definition.name) throw flowErrors.notPermitted("unknown flow");
+  if (flow.expired) throw flowErrors.expired();
+  const csrf = body.csrf_token ?? "";
+  if (!csrf || !constantTimeEqual(sha256Hex(csrf), flow.csrfHash)) {
+    throw flowErrors.notPermitted("invalid CSRF token");
+  }
+  const session = await sessionOf(definition, tenant, request);
+  if (session && session.user.id !== flow.stash[PROFILE_USER]) throw flowErrors.unauthorized();
+  const ctx = context(tenant, definition, flow, request, session);
+  const state = definition.states[flow.state];
+  const action = definition.actions[parsed.action];
+  if (
+    !state?.actions.includes(parsed.action) ||
+    !action ||
+    (action.available && !(await action.available(ctx)))
+  ) {
+    throw flowErrors.notPermitted(`action ${parsed.action} is not available in state ${flow.state}`);
+  }
+  return { flow, action: parsed.action, ctx };
+}
+
+/**
+ * Runs one action of a flow (`POST {tenant_url}/{flow}?action=<name>@<flow id>`). Refusals before the
+ * action runs (unknown or expired flow, wrong or used CSRF token, action not offered) leave the flow
+ * as it was. Otherwise the step is claimed (its CSRF token swapped for a new one), the inputs are
+ * checked and the action runs; a failure below 500 keeps the state and stash, a 500 ends the flow in
+ * `error`.
+ */
+export async function runFlowAction(
+  tenant: Tenant,
+  definition: FlowDefinition,
+  actionParam: string,
+  body: ActionBody,
+  request: FlowRequest,
+): Promise<FlowAnswer> {
+  let admitted: Awaited<ReturnType<typeof admit>>;
+  try {
+    admitted = await admit(tenant, definition, actionParam, body, request);
+  } catch (error) {
+    if (!(error instanceof AppError) || error.status >= 500) throw error;
+    await recordAuditEvent(tenant.id, {
+      ...request.audit,
+      type: `flow.${definition.name}.rejected`,
+      details: { action: actionParam.slice(0, 200), code: flowCodeOf(error), reason: error.message },
+    });
+    return { response: errorResponse(flowCodeOf(error), error.message) };
+  }
+  const { flow, action, ctx } = admitted;
+  const csrf = newCsrfToken();
+  const version = await claimStep(tenant.id, flow, sha256Hex(csrf));
+  if (version === undefined) {
+    const error = flowErrors.notPermitted("the CSRF token was used already");
+    await audit(ctx, "rejected", { action, code: error.flowCode, reason: error.message });
+    return { response: errorResponse(error.flowCode, error.message) };
+  }
+
+  /** The answer that keeps the flow where it was, with an error. */
+  const stay = async (
+    error: { code: FlowError["flowCode"]; message: string; status: number },
+    inputErrors?: Record<string, InputError>,
+  ) => {
+    await audit(ctx, `${action}.failed`, { state: flow.state, code: error.code });
+    const offered = await offeredActions(
+      definition,
+      ctx,
+      inputErrors ? { action, errors: inputErrors } : undefined,
+    );
+    return {
+      response: {
+        name: flow.state,
+        status: error.status,
+        payload: flow.payload ?? {},
+        actions: offered,
+        csrf_token: csrf,
+        error: { code: error.code, message: error.message },
+        links: [],
+      },
+    };
+  };
+
+  const { values, errors } = validateInputs(inputsOf(definition, action, ctx), body.input_data ?? {});
+  if (Object.keys(errors).length > 0) {
+    const invalid = flowErrors.formInvalid();
+    // The original stash: nothing of the refused step is kept.
+    ctx.stash = structuredClone(flow.stash);
+    return stay({ code: invalid.flowCode, message: invalid.message, status: invalid.status }, errors);
+  }
+
+  let entered: FlowContext;
+  let payload: Payload | null;
+  try {
+    const transition = await definition.actions[action]!.run(ctx, values);
+    const next = follow(definition, ctx, transition);
+    entered = at(ctx, next.state, next.history);
+    payload = await enter(definition, entered);
+  } catch (error) {
+    if (error instanceof AppError && error.status < 500) {
+      ctx.stash = structuredClone(flow.stash);
+      const code = flowCodeOf(error);
+      if (error instanceof FlowError && error.input) {
+        const invalid = flowErrors.formInvalid();
+        return stay(
+          { code: invalid.flowCode, message: invalid.message, status: invalid.status },
+          { [error.input]: { code, message: error.message } },
+        );
+      }
+      const answer = await stay({ code, message: error.message, status: error.status });
+      return error.retryAfterSeconds === undefined
+        ? answer
+        : { ...answer, retryAfterSeconds: error.retryAfterSeconds };
+    }
+    getLogger().error({ err: error, flow: definition.name, action }, "flow action failed");
+    await saveStep(tenant.id, flow.id, version, {
+      state: "error",
+      history: [],
+      stash: flow.stash,
+      payload: null,
+    });
+    await audit(ctx, `${action}.failed`, { state: flow.state, code: "technical_error" });
+    const technical = flowErrors.technical();
+    return { response: errorResponse(technical.flowCode, technical.message) };
+  }
+
+  const issued = entered.issued ?? ctx.issued;
+  const endsSession = entered.endsSession ?? ctx.endsSession;
+  await saveStep(tenant.id, flow.id, version, {
+    state: entered.state,
+    history: [...entered.history],
+    stash: entered.stash,
+    payload,
+  });
+  await audit({ ...entered, ...(issued ? { issued } : {}) }, `${action}.succeeded`, {
+    from: flow.state,
+    to: entered.state,
+    ...(issued ? { sessionId: issued.session.id } : {}),
+  });
+  return {
+    response: {
+      name: entered.state,
+      status: 200,
+      payload: payload ?? {},
+      actions: await offeredActions(definition, entered),
+      csrf_token: csrf,
+      links: [],
+    },
+    ...(issued ? { session: issued } : {}),
+    ...(endsSession ? { endsSession: true } : {}),
+  };
+}
+
+/**
+ * One request to a flow URL: without an action it starts the flow, with one it runs it. The action comes
+ * from the URL (`?action=`) or, for the spec's `finalize`, from the body (`name@id`, or `name` + `flow_id`).
+ */
+export async function handleFlowRequest(
+  tenant: Tenant,
+  definition: FlowDefinition,
+  action: string | undefined,
+  body: ActionBody & { action?: string | undefined; flow_id?: string | undefined },
+  request: FlowRequest,
+): Promise<FlowAnswer> {
+  if (action === undefined) return startFlow(tenant, definition, request);
+  return runFlowAction(tenant, definition, action, body, request);
+}
+
+/** The action a finalize names, wherever it was put; undefined when none. */
+export function finalizeAction(
+  query: string | undefined,
+  body: { action?: string | undefined; flow_id?: string | undefined },
+): string | undefined {
+  if (query !== undefined) return query;
+  if (body.action === undefined) return undefined;
+  return body.flow_id !== undefined && !body.action.includes("@")
+    ? `${body.action}@${body.flow_id}`
+    : body.action;
+}

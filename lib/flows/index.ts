@@ -1,0 +1,29 @@
+import type { FlowName } from "@/lib/db/schema";
+import type { FlowDefinition } from "./definition";
+import { tokenExchangeFlow } from "./definitions/token-exchange";
+import { FlowError } from "./errors";
+
+export {
+  finalizeAction,
+  handleFlowRequest,
+  parseActionParam,
+  runFlowAction,
+  startFlow,
+  type ActionBody,
+  type FlowAnswer,
+} from "./engine";
+export { FlowError, FLOW_ERROR_STATUS, flowCodeOf, type FlowErrorCode } from "./errors";
+export { errorResponse, type FlowResponse } from "./response";
+export type { FlowDefinition } from "./definition";
+
+/** Every flow the API serves, by the name in its URL. */
+export const FLOWS: Partial<Record<FlowName, FlowDefinition>> = {
+  token_exchange: tokenExchangeFlow,
+};
+
+/** The flow of this name; `not_found` when there is none. */
+export function flowNamed(name: FlowName): FlowDefinition {
+  const definition = FLOWS[name];
+  if (!definition) throw new FlowError("not_found", `No flow ${name}`);
+  return definition;
+}

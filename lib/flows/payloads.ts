@@ -1,0 +1,83 @@
+import { selectUserCredentials, type Credential } from "@/lib/credentials";
+import { selectUserEmails } from "@/lib/emails/store";
+import { longClaims, type IssuedSession, type LongClaims } from "@/lib/sessions";
+import type { Tenant } from "@/lib/tenants";
+import type { User } from "@/lib/users";
+import { hasOtpSecret } from "./otp-store";
+
+/** Hanko's `WebauthnCredential` (frontend-sdk flow-api types). */
+export function flowCredential(row: Credential) {
+  return {
+    id: row.id,
+    name: row.name,
+    public_key: row.publicKey,
+    attestation_type: row.attestationType,
+    aaguid: row.aaguid,
+    ...(row.lastUsedAt ? { last_used_at: row.lastUsedAt.toISOString() } : {}),
+    created_at: row.createdAt.toISOString(),
+    transports: row.transports,
+    backup_eligible: row.backupEligible,
+    backup_state: row.backupState,
+    mfa_only: row.isMfa,
+  };
+}
+
+/** Hanko's flow `User`: what `<hanko-profile>` renders and `success` carries. */
+export async function flowUser(tenant: Tenant, user: User) {
+  const [emails, credentials, otp] = await Promise.all([
+    selectUserEmails(tenant.id, user.id),
+    selectUserCredentials(tenant.id, user.id),
+    hasOtpSecret(tenant.id, user.id),
+  ]);
+  const securityKeys = credentials.filter((row) => row.isMfa);
+  return {
+    user_id: user.id,
+    passkeys: credentials.filter((row) => !row.isMfa).map(flowCredential),
+    security_keys: securityKeys.map(flowCredential),
+    mfa_config: {
+      auth_app_set_up: otp,
+      totp_enabled: tenant.platform.mfa.enabled && tenant.platform.mfa.totp,
+      security_keys_enabled: tenant.platform.mfa.enabled && tenant.platform.mfa.securityKeys,
+    },
+    emails: emails.map((row) => ({
+      id: row.id,
+      address: row.address,
+      is_verified: row.verified,
+      is_primary: row.isPrimary,
+    })),
+    ...(user.username
+      ? {
+          username: {
+            id: user.id,
+            username: user.username,
+            created_at: user.createdAt.toISOString(),
+            updated_at: user.updatedAt.toISOString(),
+          },
+        }
+      : {}),
+    created_at: user.createdAt.toISOString(),
+    updated_at: user.updatedAt.toISOString(),
+  };
+}
+
+export type LoginMethod = "password" | "passkey" | "passcode" | "third_party";
+export type MfaMethod = "totp" | "security_key";
+
+export interface LastLogin {
+  login_method: LoginMethod;
+  mfa_method?: MfaMethod;
+}
+
+/** The `success` payload: the user, the session's claims (long names, `expiration` RFC 3339), how. */
+export async function successPayload(
+  tenant: Tenant,
+  user: User,
+  issued: IssuedSession,
+  lastLogin: LastLogin | undefined,
+): Promise<{ user: Awaited<ReturnType<typeof flowUser>>; claims: LongClaims; last_login?: LastLogin }> {
+  return {
+    user: await flowUser(tenant, user),
+    claims: longClaims(issued.claims),
+    ...(lastLogin ? { last_login: lastLogin } : {}),
+  };
+}

@@ -1,0 +1,89 @@
+import { and, eq, lt, sql } from "drizzle-orm";
+import { executor } from "@/lib/db";
+import { flows, type FlowName, type FlowRow } from "@/lib/db/schema";
+import { UUID_PATTERN } from "@/lib/tenants/tenant";
+
+export interface FlowState extends FlowRow {
+  /** Past `expires_at` by the database clock (shared by every instance). */
+  expired: boolean;
+}
+
+export async function insertFlow(values: {
+  id: string;
+  tenantId: string;
+  name: FlowName;
+  state: string;
+  stash: Record<string, unknown>;
+  payload: Record<string, unknown> | null;
+  csrfHash: string;
+  ttlSeconds: number;
+}): Promise<FlowRow> {
+  const { ttlSeconds, ...rest } = values;
+  const db = await executor();
+  const [row] = await db
+    .insert(flows)
+    .values({ ...rest, expiresAt: sql`now() + make_interval(secs => ${ttlSeconds})` })
+    .returning();
+  return row!;
+}
+
+export async function findFlow(tenantId: string, id: string): Promise<FlowState | undefined> {
+  if (!UUID_PATTERN.test(id)) return undefined;
+  const db = await executor();
+  const [found] = await db
+    .select({ row: flows, expired: sql<boolean>`${flows.expiresAt} <= now()` })
+    .from(flows)
+    .where(and(eq(flows.tenantId, tenantId), eq(flows.id, id)))
+    .limit(1);
+  return found ? { ...found.row, expired: Boolean(found.expired) } : undefined;
+}
+
+/**
+ * Takes the step: swaps the presented CSRF token's hash for the next one, if the flow is still at the
+ * version that was checked and not expired. Exactly one of concurrent requests with the same token wins.
+ */
+export async function claimStep(
+  tenantId: string,
+  flow: FlowRow,
+  nextCsrfHash: string,
+): Promise<number | undefined> {
+  const db = await executor();
+  const [claimed] = await db
+    .update(flows)
+    .set({ csrfHash: nextCsrfHash, version: sql`${flows.version} + 1`, updatedAt: sql`now()` })
+    .where(
+      and(
+        eq(flows.tenantId, tenantId),
+        eq(flows.id, flow.id),
+        eq(flows.version, flow.version),
+        eq(flows.csrfHash, flow.csrfHash),
+        sql`${flows.expiresAt} > now()`,
+      ),
+    )
+    .returning({ version: flows.version });
+  return claimed?.version;
+}
+
+/** Saves where a claimed step led (only the claimant's version matches). */
+export async function saveStep(
+  tenantId: string,
+  id: string,
+  version: number,
+  values: Pick<FlowRow, "state" | "history" | "stash" | "payload">,
+): Promise<void> {
+  const db = await executor();
+  await db
+    .update(flows)
+    .set({ ...values, updatedAt: sql`now()` })
+    .where(and(eq(flows.tenantId, tenantId), eq(flows.id, id), eq(flows.version, version)));
+}
+
+/** Deletes flows that expired more than a day ago (until then they answer `flow_expired_error`). */
+export async function sweepExpiredFlows(): Promise<number> {
+  const db = await executor();
+  const deleted = await db
+    .delete(flows)
+    .where(lt(flows.expiresAt, sql`now() - interval '1 day'`))
+    .returning({ id: flows.id });
+  return deleted.length;
+}
