@@ -1,6 +1,7 @@
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { transaction } from "@/lib/db";
 import { markEmailVerified, selectUserEmails, setPrimaryEmailRow } from "@/lib/emails/store";
+import type { PasscodeRow } from "@/lib/db/schema";
 import type { AppError } from "@/lib/errors";
 import { checkSessionToken, issueSession, type IssuedSession } from "@/lib/sessions";
 import type { Tenant } from "@/lib/tenants";
@@ -77,6 +78,60 @@ export async function finalizePasscode(
         await recordAuditEvent(tenant.id, { ...context, actor: user.id, ...event });
       }
       return { ok: { passcode: passcodeInfo(row), session } };
+    });
+    if ("error" in outcome) throw outcome.error;
+    return outcome.ok;
+  });
+}
+
+export interface CheckedPasscode {
+  id: string;
+  address: string;
+  userId: string | null;
+  emailId: string | null;
+  purpose: PasscodeRow["purpose"];
+}
+
+/**
+ * Checks a code a flow sent (`sendCode`) and uses it up; what follows (a session, a verified address)
+ * is the flow's. The same limits as `finalizePasscode`: single use, expiry, at most 3 wrong attempts
+ * per address, each wrong attempt committed before the failure is thrown.
+ */
+export async function checkPasscode(
+  tenant: Tenant,
+  input: FinalizePasscodeInput,
+  context: AuditContext,
+): Promise<CheckedPasscode> {
+  return auditFailures(tenant.id, "passcode.check", context, async () => {
+    const outcome = await transaction(async (): Promise<{ ok: CheckedPasscode } | { error: AppError }> => {
+      const row = await lockPasscode(tenant.id, input.id);
+      if (!row) return { error: passcodeErrors.notFound() };
+      if (row.usedAt) return { error: passcodeErrors.used() };
+      if (row.failedAttempts >= MAX_FAILED_ATTEMPTS) return { error: passcodeErrors.maxAttempts() };
+      if (row.secondsLeft <= 0) return { error: passcodeErrors.expired() };
+      if (!codeMatches(tenant.id, row.id, input.code, row.codeHash)) {
+        const failed = await recordFailedAttempt(tenant.id, row.id);
+        return {
+          error:
+            failed >= MAX_FAILED_ATTEMPTS
+              ? passcodeErrors.maxAttempts()
+              : passcodeErrors.invalid(MAX_FAILED_ATTEMPTS - failed),
+        };
+      }
+      if (!(await markPasscodeUsed(tenant.id, row.id))) return { error: passcodeErrors.used() };
+      const checked = {
+        id: row.id,
+        address: row.address,
+        userId: row.userId,
+        emailId: row.emailId,
+        purpose: row.purpose,
+      };
+      await recordAuditEvent(tenant.id, {
+        ...context,
+        type: "passcode.check.succeeded",
+        details: { passcodeId: row.id, userId: row.userId, purpose: row.purpose },
+      });
+      return { ok: checked };
     });
     if ("error" in outcome) throw outcome.error;
     return outcome.ok;

@@ -1,8 +1,16 @@
 export {
   initializePasscode,
+  sendCode,
   sendPasscode,
+  type CodeTarget,
   type InitializePasscodeInput,
   type PasscodeInfo,
 } from "./initialize";
-export { finalizePasscode, type FinalizePasscodeInput, type FinalizedPasscode } from "./finalize";
+export {
+  checkPasscode,
+  finalizePasscode,
+  type CheckedPasscode,
+  type FinalizePasscodeInput,
+  type FinalizedPasscode,
+} from "./finalize";
 export { MAX_FAILED_ATTEMPTS } from "./code";

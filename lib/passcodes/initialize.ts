@@ -84,22 +84,12 @@ export async function sendPasscode(
     if (callerUserId !== user.id && needsSession(await selectUserEmails(tenant.id, user.id), locked)) {
       throw passcodeErrors.sessionNeeded();
     }
-    const latest = await latestPasscodeForAddress(tenant.id, locked.address);
-    const live = latest && latest.usedAt === null && latest.secondsLeft > 0 ? latest : undefined;
-    const carried = live?.failedAttempts ?? 0;
-    if (live && carried >= MAX_FAILED_ATTEMPTS) throw passcodeErrors.locked(live.secondsLeft);
-    if (live) await expirePasscode(tenant.id, live.id);
-    return insertPasscode({
+    return insertCode(
+      tenant,
+      { address: locked.address, userId: user.id, emailId: locked.id, purpose },
       id,
-      tenantId: tenant.id,
-      userId: user.id,
-      emailId: locked.id,
-      address: locked.address,
-      purpose,
-      codeHash: digestCode(tenant.id, id, code),
-      failedAttempts: carried,
-      ttlSeconds: ttl,
-    });
+      code,
+    );
   });
   if (Math.random() * SWEEP_EVERY < 1) await sweepOldPasscodes();
   // Mailed after the commit, so no lock is held while the mail server answers.
@@ -112,6 +102,69 @@ export async function sendPasscode(
       emailId: row.emailId,
       passcodeId: row.id,
       purpose,
+      carriedFailedAttempts: row.failedAttempts,
+      via: sent.via,
+    },
+  });
+  return passcodeInfo(row);
+}
+
+/** Where a code goes: the address, and the user and address row it is for once they exist. */
+export interface CodeTarget {
+  address: string;
+  userId: string | null;
+  emailId: string | null;
+  purpose: PasscodePurpose;
+}
+
+/**
+ * Inserts a new code for the address (call inside a transaction). The address's failed attempts carry
+ * over from its latest code while that one is live; with none left it is refused until that code
+ * expires. The new code replaces the old one.
+ */
+async function insertCode(tenant: Tenant, target: CodeTarget, id: string, code: string) {
+  const latest = await latestPasscodeForAddress(tenant.id, target.address);
+  const live = latest && latest.usedAt === null && latest.secondsLeft > 0 ? latest : undefined;
+  const carried = live?.failedAttempts ?? 0;
+  if (live && carried >= MAX_FAILED_ATTEMPTS) throw passcodeErrors.locked(live.secondsLeft);
+  if (live) await expirePasscode(tenant.id, live.id);
+  return insertPasscode({
+    id,
+    tenantId: tenant.id,
+    userId: target.userId,
+    emailId: target.emailId,
+    address: target.address,
+    purpose: target.purpose,
+    codeHash: digestCode(tenant.id, id, code),
+    failedAttempts: carried,
+    ttlSeconds: tenant.passcodeTtlSeconds,
+  });
+}
+
+/**
+ * Mails a code to an address for a flow (login, sign-up before the user exists, a new address in the
+ * profile): the flow keeps the code's id and checks it with `checkPasscode`. Audited like `sendPasscode`.
+ */
+export async function sendCode(
+  tenant: Tenant,
+  target: CodeTarget,
+  context: AuditContext,
+): Promise<PasscodeInfo> {
+  const code = generateCode();
+  const row = await transaction(() => insertCode(tenant, target, randomUUID(), code));
+  if (Math.random() * SWEEP_EVERY < 1) await sweepOldPasscodes();
+  const sent = await sendMail(
+    tenant.id,
+    passcodeMail(tenant, target.purpose, row.address, code, tenant.passcodeTtlSeconds),
+  );
+  await recordAuditEvent(tenant.id, {
+    ...context,
+    type: "passcode.send.succeeded",
+    details: {
+      userId: target.userId,
+      emailId: target.emailId,
+      passcodeId: row.id,
+      purpose: target.purpose,
       carriedFailedAttempts: row.failedAttempts,
       via: sent.via,
     },

@@ -1,0 +1,2 @@
+// Being written (issue 6): the profile flow.
+export {};
