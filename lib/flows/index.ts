@@ -1,5 +1,8 @@
 import type { FlowName } from "@/lib/db/schema";
 import type { FlowDefinition } from "./definition";
+import { loginFlow } from "./definitions/login";
+import { profileFlow } from "./definitions/profile";
+import { registrationFlow } from "./definitions/registration";
 import { tokenExchangeFlow } from "./definitions/token-exchange";
 import { FlowError } from "./errors";
 
@@ -18,6 +21,9 @@ export type { FlowDefinition } from "./definition";
 
 /** Every flow the API serves, by the name in its URL. */
 export const FLOWS: Partial<Record<FlowName, FlowDefinition>> = {
+  ...(loginFlow ? { login: loginFlow } : {}),
+  ...(registrationFlow ? { registration: registrationFlow } : {}),
+  ...(profileFlow ? { profile: profileFlow } : {}),
   token_exchange: tokenExchangeFlow,
 };
 

@@ -1,2 +1,4 @@
+import type { FlowDefinition } from "../definition";
+
 // Being written (issue 6): the login flow.
-export {};
+export const loginFlow: FlowDefinition | undefined = undefined;

@@ -1,2 +1,4 @@
+import type { FlowDefinition } from "../definition";
+
 // Being written (issue 6): the profile flow.
-export {};
+export const profileFlow: FlowDefinition | undefined = undefined;

@@ -1,2 +1,4 @@
+import type { FlowDefinition } from "../definition";
+
 // Being written (issue 6): the registration flow.
-export {};
+export const registrationFlow: FlowDefinition | undefined = undefined;
