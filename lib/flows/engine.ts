@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { constantTimeEqual, randomToken, sha256Hex } from "@/lib/crypto";
-import type { FlowName } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import { getLogger } from "@/lib/log";
 import { authenticateSession, type AuthenticatedSession, type IssuedSession } from "@/lib/sessions";
