@@ -152,6 +152,14 @@ describe("npm run sesame", { timeout: 120_000 }, () => {
       "true",
       "--allow-deletion",
       "true",
+      "--passkeys-optional",
+      "true",
+      "--username-enabled",
+      "true",
+      "--username-max-length",
+      "20",
+      "--mfa-totp",
+      "false",
       "--json",
     );
     expect(platform.code, platform.stderr).toBe(0);
@@ -161,6 +169,10 @@ describe("npm run sesame", { timeout: 120_000 }, () => {
       session: { limit: 2, cookie: { name: "hanko", sameSite: "lax", domain: ".cli.test" } },
       password: { enabled: true, minLength: 8 },
       account: { allowSignup: true, allowDeletion: true },
+      passkeys: { enabled: true, optional: true },
+      passcodes: { enabled: true },
+      username: { enabled: true, required: false, minLength: 3, maxLength: 20 },
+      mfa: { enabled: true, totp: false, securityKeys: true },
     });
     expect(withPlatform.rateLimits).toEqual({
       passcode: { points: 3, durationSeconds: 30 },

@@ -44,6 +44,16 @@ const SETTINGS_OPTIONS = {
   "emails-max": { type: "string" },
   "allow-signup": { type: "string" },
   "allow-deletion": { type: "string" },
+  "passkeys-enabled": { type: "string" },
+  "passkeys-optional": { type: "string" },
+  "passcodes-enabled": { type: "string" },
+  "username-enabled": { type: "string" },
+  "username-required": { type: "string" },
+  "username-min-length": { type: "string" },
+  "username-max-length": { type: "string" },
+  "mfa-enabled": { type: "string" },
+  "mfa-totp": { type: "string" },
+  "mfa-security-keys": { type: "string" },
   "rate-limit": { type: "string", multiple: true },
 } as const;
 
@@ -145,6 +155,22 @@ function platformFrom(values: Record<string, unknown>) {
       allowSignup: boolean(values["allow-signup"]),
       allowDeletion: boolean(values["allow-deletion"]),
     }),
+    passkeys: section({
+      enabled: boolean(values["passkeys-enabled"]),
+      optional: boolean(values["passkeys-optional"]),
+    }),
+    passcodes: section({ enabled: boolean(values["passcodes-enabled"]) }),
+    username: section({
+      enabled: boolean(values["username-enabled"]),
+      required: boolean(values["username-required"]),
+      minLength: number(values["username-min-length"]),
+      maxLength: number(values["username-max-length"]),
+    }),
+    mfa: section({
+      enabled: boolean(values["mfa-enabled"]),
+      totp: boolean(values["mfa-totp"]),
+      securityKeys: boolean(values["mfa-security-keys"]),
+    }),
     rateLimits: rateLimits(values["rate-limit"]),
   });
 }
@@ -190,7 +216,10 @@ export const tenantCreate: Command = {
     "[--cookie-secure true|false] [--cookie-same-site strict|lax|none] [--cookie-domain <domain|none>] " +
     "[--cookie-retention persistent|session] [--password-enabled true|false] [--password-min-length <n>] " +
     "[--emails-require-verification true|false] [--emails-max <n>] [--allow-signup true|false] " +
-    "[--allow-deletion true|false] [--rate-limit <group>=<points>/<seconds>]... [--json]",
+    "[--allow-deletion true|false] [--passkeys-enabled true|false] [--passkeys-optional true|false] " +
+    "[--passcodes-enabled true|false] [--username-enabled true|false] [--username-required true|false] " +
+    "[--username-min-length <n>] [--username-max-length <n>] [--mfa-enabled true|false] [--mfa-totp true|false] " +
+    "[--mfa-security-keys true|false] [--rate-limit <group>=<points>/<seconds>]... [--json]",
   description:
     "Create a tenant with a signing key and one API key per scope (admin, passkey, authenticator).",
   options: SETTINGS_OPTIONS,

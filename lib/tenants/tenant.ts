@@ -1,3 +1,4 @@
+import { ValidationFailed } from "@/lib/errors";
 import { DEFAULT_PLATFORM_SETTINGS, DEFAULT_UAF_SETTINGS } from "@/lib/db/schema";
 import type {
   PlatformSettings,
@@ -77,7 +78,7 @@ interface PlatformPatch {
 /** Applies a validated patch section by section (a `rateLimits` patch merges by endpoint group). */
 export function patchPlatform(current: PlatformSettings, patch: PlatformPatch | undefined): PlatformSettings {
   if (!patch) return current;
-  return mergePlatform({
+  const merged = mergePlatform({
     apiVersion: patch.apiVersion ?? current.apiVersion,
     session: {
       ...current.session,
@@ -93,4 +94,8 @@ export function patchPlatform(current: PlatformSettings, patch: PlatformPatch | 
     mfa: { ...current.mfa, ...patch.mfa },
     rateLimits: { ...current.rateLimits, ...patch.rateLimits },
   });
+  if (merged.username.minLength > merged.username.maxLength) {
+    throw new ValidationFailed(["platform.username: minLength must not exceed maxLength"]);
+  }
+  return merged;
 }

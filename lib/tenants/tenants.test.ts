@@ -78,6 +78,13 @@ describe("tenants", () => {
     await expect(updateTenant(tenant.id, { rpId: "example.com" })).rejects.toMatchObject({
       code: "VALIDATION_FAILED",
     });
+    // Each bound is valid alone; together the username settings contradict each other.
+    await expect(
+      updateTenant(tenant.id, { platform: { username: { minLength: 10, maxLength: 5 } } }),
+    ).rejects.toMatchObject({ code: "VALIDATION_FAILED" });
+    await expect(
+      updateTenant(tenant.id, { platform: { username: { minLength: 40 } } }),
+    ).rejects.toMatchObject({ code: "VALIDATION_FAILED" });
     expect(await getTenant(tenant.id)).toEqual(tenant);
   });
 
