@@ -19,6 +19,8 @@ export const GROUP_DEFAULTS: Readonly<Record<string, GroupLimit>> = {
   user_lookup: { points: 10, durationSeconds: 60 },
   // POST /sessions/validate (backends): generous, so a backend validating per request is rarely slowed.
   session_validate: { points: 600, durationSeconds: 60 },
+  // Every flow API request (starts and actions; a sign-up takes about six): bounds flow rows per client.
+  flow: { points: 300, durationSeconds: 60 },
 };
 
 /** The tenant's limit for `group`, else the default; undefined when neither exists (not limited). */

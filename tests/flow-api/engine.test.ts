@@ -218,6 +218,20 @@ describe("flow API engine", () => {
     expect(foreign.res.headers.get("access-control-allow-origin")).toBeNull();
   });
 
+  it("limits flow requests per client with the tenant's flow rate limit, in the flow error shape", async () => {
+    const tenant = await createPublicTenant({
+      platform: { rateLimits: { flow: { points: 2, durationSeconds: 60 } } },
+    });
+    expectState(await startFlow(tenant, "token_exchange"), "thirdparty");
+    const state = expectState(await startFlow(tenant, "token_exchange"), "thirdparty");
+    const limited = await startFlow(tenant, "token_exchange");
+    expectFlowError(limited, "rate_limit_exceeded", 429);
+    expect(Number(limited.res.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    const refusedStep = await act(tenant, state, "exchange_token", { token: "x" });
+    expectFlowError(refusedStep, "rate_limit_exceeded", 429);
+    expect(await flowRow(tenant, flowIdOf(state))).toMatchObject({ state: "thirdparty", version: 0 });
+  });
+
   it("audits the start, every step and every refusal", async () => {
     const tenant = await createPublicTenant();
     const state = expectState(await startFlow(tenant, "token_exchange"), "thirdparty");

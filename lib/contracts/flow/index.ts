@@ -76,6 +76,11 @@ const ActionQuery = z.object({
 });
 
 const flowResponses = {
+  "429": {
+    description:
+      "Over the tenant's `flow` rate limit (per IP; default 300 requests a minute): `rate_limit_exceeded` with `Retry-After`",
+    content: { "application/json": { schema: FlowResponseSchema } },
+  },
   "200": {
     description:
       "The flow's new state, or the same state with an `error` (its `status` and the HTTP status agree)",
@@ -93,6 +98,7 @@ const common = {
   loadsTenant: true,
   cors: "tenant-credentials",
   auth: { kind: "none" },
+  rateLimit: "flow",
 } as const;
 
 const DESCRIPTIONS: Record<FlowName, string> = {
