@@ -95,7 +95,13 @@ test.describe("flow API over HTTP", () => {
     const second = testInfo.project.metadata.secondInstanceURL as string | undefined;
     test.skip(!second, "needs two instances on one Postgres database (the postgres project)");
     const origin = new URL(baseURL!).origin;
-    const tenantId = createTenant(origin, "--emails-require-verification", "false", "--cookie-secure", "false");
+    const tenantId = createTenant(
+      origin,
+      "--emails-require-verification",
+      "false",
+      "--cookie-secure",
+      "false",
+    );
     const [a, b] = [`${origin}/t/${tenantId}`, `${second}/t/${tenantId}`];
 
     const start = await request.post(`${a}/registration`);

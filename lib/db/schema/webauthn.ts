@@ -23,6 +23,9 @@ export const CEREMONY_KINDS = [
   // The public API's own WebAuthn ceremonies (a platform session's user, discoverable login).
   "public-registration",
   "public-login",
+  "public-mfa-registration",
+  // A passkey created during sign-up (flow API): the user does not exist yet, the row has none.
+  "sign-up",
 ] as const;
 export type CeremonyKind = (typeof CEREMONY_KINDS)[number];
 

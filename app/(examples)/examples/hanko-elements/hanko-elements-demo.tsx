@@ -47,7 +47,9 @@ function registerElements(api: string): Promise<{ hanko: HankoSdk }> {
   let registration = registrations.get(api);
   if (!registration) {
     const url: string = BUNDLE_URL;
-    registration = (import(/* webpackIgnore: true */ /* turbopackIgnore: true */ url) as Promise<ElementsModule>)
+    registration = (
+      import(/* webpackIgnore: true */ /* turbopackIgnore: true */ url) as Promise<ElementsModule>
+    )
       .then((elements) => elements.register(api))
       .catch((error: unknown) => {
         registrations.delete(api);
@@ -114,7 +116,8 @@ export function HankoElementsDemo({
         if (active) setHanko(registered.hanko);
       },
       (error: unknown) => {
-        if (active) setMessage({ text: `Could not load the elements: ${(error as Error).message}`, error: true });
+        if (active)
+          setMessage({ text: `Could not load the elements: ${(error as Error).message}`, error: true });
       },
     );
     return () => {
@@ -141,7 +144,9 @@ export function HankoElementsDemo({
     void run(async () => {
       if (!hanko) throw new Error("The elements are not loaded yet");
       const session = await hanko.validateSession();
-      return session.is_valid ? `Session valid for user ${session.claims?.subject ?? "?"}` : "No valid session";
+      return session.is_valid
+        ? `Session valid for user ${session.claims?.subject ?? "?"}`
+        : "No valid session";
     });
 
   const sessionEvents = events.filter((event) => event.type !== "hanko-after-state-change");
@@ -164,8 +169,8 @@ export function HankoElementsDemo({
 
       {!originAllowed && (
         <p role="alert" className="rounded border border-amber-300 bg-amber-50 p-4 text-sm">
-          This page&apos;s origin is not one of the tenant&apos;s origins ({origins.join(", ")}): passkeys will
-          be refused.
+          This page&apos;s origin is not one of the tenant&apos;s origins ({origins.join(", ")}): passkeys
+          will be refused.
         </p>
       )}
 
@@ -200,7 +205,8 @@ export function HankoElementsDemo({
           </ol>
         )}
         <p className="mt-3 text-sm text-slate-500">
-          Flow states: {states.length === 0 ? "none yet" : states.map((event) => String(event.detail)).join(" → ")}
+          Flow states:{" "}
+          {states.length === 0 ? "none yet" : states.map((event) => String(event.detail)).join(" → ")}
         </p>
       </Panel>
     </div>

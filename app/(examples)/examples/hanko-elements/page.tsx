@@ -35,10 +35,10 @@ export default async function HankoElementsPage({ searchParams }: { searchParams
     <main className="mx-auto max-w-3xl px-6 py-12">
       <h1 className="text-2xl font-semibold">Hanko Elements demo</h1>
       <p className="mt-2 text-slate-600">
-        This page embeds Hanko&apos;s own, unmodified web components: the <code>@teamhanko/hanko-elements</code>{" "}
-        2.7.0 bundle exactly as npm ships it, with its <code>api</code> set to the tenant&apos;s URL{" "}
-        <code>/t/&#123;tenant_id&#125;</code>. Every request it makes (login, registration and profile flows,
-        session checks, logout) goes to Sesame&apos;s flow and public APIs.
+        This page embeds Hanko&apos;s own, unmodified web components: the{" "}
+        <code>@teamhanko/hanko-elements</code> 2.7.0 bundle exactly as npm ships it, with its <code>api</code>{" "}
+        set to the tenant&apos;s URL <code>/t/&#123;tenant_id&#125;</code>. Every request it makes (login,
+        registration and profile flows, session checks, logout) goes to Sesame&apos;s flow and public APIs.
       </p>
       {tenant ? (
         <>
@@ -51,8 +51,8 @@ export default async function HankoElementsPage({ searchParams }: { searchParams
         <p role="alert" className="mt-8 rounded border border-amber-300 bg-amber-50 p-4">
           {requested === undefined ? (
             <>
-              There is no demo tenant. Start Sesame on an empty database with <code>SESAME_SEED_DEMO</code> on,
-              or name a tenant with <code>?tenant=&lt;id&gt;</code>.
+              There is no demo tenant. Start Sesame on an empty database with <code>SESAME_SEED_DEMO</code>{" "}
+              on, or name a tenant with <code>?tenant=&lt;id&gt;</code>.
             </>
           ) : (
             <>There is no tenant {requested}.</>

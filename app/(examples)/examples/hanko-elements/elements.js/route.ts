@@ -4,7 +4,14 @@ import path from "node:path";
 import { Readable } from "node:stream";
 
 // Hanko's own web components, exactly as npm ships them (an ES module that bundles the frontend SDK).
-const BUNDLE = path.join(process.cwd(), "node_modules", "@teamhanko", "hanko-elements", "dist", "elements.js");
+const BUNDLE = path.join(
+  process.cwd(),
+  "node_modules",
+  "@teamhanko",
+  "hanko-elements",
+  "dist",
+  "elements.js",
+);
 
 export const dynamic = "force-dynamic";
 

@@ -1,0 +1,304 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { expect, test, type CDPSession, type Locator, type Page } from "@playwright/test";
+import type { RecordedHankoEvent } from "@/app/(examples)/examples/hanko-elements/hanko-elements-demo";
+import { codeIn, startSmtpServer, type TestSmtpServer } from "@/tests/helpers/smtp";
+import { freePort } from "../../scripts/lib/postgres";
+import { NEXT_START, startProcess, type ServerProcess } from "./server-process";
+
+/**
+ * The real client: Hanko's own, unmodified `@teamhanko/hanko-elements` 2.7.0 bundle on
+ * /examples/hanko-elements, with `api` set to the tenant URL, driven in Chromium with a CDP virtual
+ * authenticator; passcodes come from an SMTP server in this process. Sign up (passcode + passkey), log
+ * out, log in with the passkey, log in with a passcode, and add, rename and delete a passkey in
+ * <hanko-profile>.
+ */
+
+interface Validation {
+  is_valid: boolean;
+  claims?: { subject?: string; amr?: string[]; email?: { address?: string } };
+}
+
+interface Passkey {
+  id: string;
+  name?: string | null;
+}
+
+let smtp: TestSmtpServer | undefined;
+let server: ServerProcess | undefined;
+let base = "";
+let tenantId = "";
+
+test.beforeAll(async () => {
+  test.setTimeout(60_000);
+  smtp = await startSmtpServer();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sesame-hanko-elements-"));
+  const port = await freePort();
+  base = `http://localhost:${port}`;
+  server = startProcess(NEXT_START(port), {
+    PORT: String(port),
+    SESAME_DATA_DIR: dataDir,
+    DATABASE_URL: "",
+    SMTP_URL: smtp.url,
+  });
+  await server.waitFor(/authenticator key\s+sesame_authenticator_\S+/);
+  // The demo tenant seeded at the first start: RP ID localhost, this server's origin.
+  const demo = JSON.parse(fs.readFileSync(path.join(dataDir, "demo-keys.json"), "utf8")) as {
+    tenantId: string;
+    rpId: string;
+    origins: string[];
+  };
+  expect(demo).toMatchObject({ rpId: "localhost", origins: [base] });
+  tenantId = demo.tenantId;
+});
+
+test.afterEach(async ({ page }, info) => {
+  // On failure, the element's path through the flows says more than a screenshot.
+  if (info.status !== info.expectedStatus) {
+    console.log("flow states seen:", (await statesSeen(page).catch(() => [])).join(" → "));
+  }
+});
+
+test.afterAll(async () => {
+  await server?.stop();
+  await smtp?.close();
+});
+
+/** A platform authenticator with user verification that answers by itself. */
+async function addAuthenticator(cdp: CDPSession): Promise<string> {
+  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: {
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  return authenticatorId;
+}
+
+/** How many `type` events the page has recorded since it loaded. */
+const eventCount = (page: Page, type: string) =>
+  page.evaluate(
+    (wanted) =>
+      ((window as { __hankoEvents?: RecordedHankoEvent[] }).__hankoEvents ?? []).filter(
+        (event) => event.type === wanted,
+      ).length,
+    type,
+  );
+
+/** The flow states the element has reached since the page loaded (`hanko-after-state-change`). */
+const statesSeen = (page: Page) =>
+  page.evaluate(() =>
+    (window.__hankoEvents ?? [])
+      .filter((event) => event.type === "hanko-after-state-change")
+      .map((event) => String(event.detail)),
+  );
+
+/**
+ * Runs `start` (which makes the element start a flow) and waits until that flow has settled in state
+ * `name`. Hanko's element dispatches a new flow's first state twice: at once, and again 500 ms later (a
+ * `setTimeout` in its init), which repaints that first page. A user takes longer than that; a test that
+ * acts sooner loses its step.
+ */
+async function startFlow(page: Page, name: string, start: () => Promise<unknown>): Promise<void> {
+  const before = (await statesSeen(page)).length;
+  await start();
+  await expect
+    .poll(async () => (await statesSeen(page)).slice(before).filter((state) => state === name).length)
+    .toBeGreaterThanOrEqual(2);
+}
+
+/** `GET {tenant_url}/sessions/validate` from the page, with its (HttpOnly) session cookie. */
+const validateSession = (page: Page) =>
+  page.evaluate(async (url) => {
+    const res = await fetch(url, { credentials: "same-origin" });
+    return { status: res.status, body: (await res.json()) as Validation };
+  }, `/t/${tenantId}/sessions/validate`);
+
+/** The signed-in user's passkeys from the public API (`GET {tenant_url}/webauthn/credentials`). */
+const listPasskeys = (page: Page) =>
+  page.evaluate(async (url) => {
+    const res = await fetch(url, { credentials: "same-origin" });
+    if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as Passkey[];
+  }, `/t/${tenantId}/webauthn/credentials`);
+
+/** Expects the `count`-th `hanko-session-created` and a valid session for `userId` (when known). */
+async function expectSignedIn(page: Page, count: number, userId?: string): Promise<Validation> {
+  await expect.poll(() => eventCount(page, "hanko-session-created")).toBe(count);
+  const { status, body } = await validateSession(page);
+  expect(status).toBe(200);
+  expect(body.is_valid).toBe(true);
+  expect(body.claims?.subject).toMatch(/^[0-9a-f-]{36}$/);
+  if (userId) expect(body.claims?.subject).toBe(userId);
+  return body;
+}
+
+/** Logs out with the SDK (`hanko.logout()`) and expects the session to be gone. */
+async function logOut(page: Page, count: number): Promise<void> {
+  await page.getByRole("button", { name: "Log out" }).click();
+  await expect(page.getByRole("status")).toHaveText("Logged out");
+  await expect.poll(() => eventCount(page, "hanko-user-logged-out")).toBe(count);
+  expect((await validateSession(page)).body.is_valid).toBe(false);
+}
+
+/** Types the newest passcode mailed to `email` into the element's six digit fields. */
+async function enterPasscode(page: Page, element: Locator, email: string, after: number): Promise<void> {
+  await expect(element.getByRole("heading", { name: "Enter passcode" })).toBeVisible();
+  await expect.poll(() => smtp!.received.filter((mail) => mail.to.includes(email)).length).toBe(after + 1);
+  const mail = await smtp!.mailTo(email);
+  const code = codeIn(mail.parsed.text);
+  // One digit per box (the element re-renders them while its resend countdown runs, so each is looked up
+  // again); it submits once all six are in.
+  for (const [index, digit] of [...code].entries()) {
+    await element.getByLabel(`passcode-digit-${index + 1}`).fill(digit);
+  }
+}
+
+test("an unmodified <hanko-auth>/<hanko-profile> 2.7.0 signs up, logs in with a passkey and a passcode, and manages passkeys", async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("WebAuthn.enable");
+  const firstDevice = await addAuthenticator(cdp);
+  const email = `elements-${Date.now()}@example.com`;
+  const auth = page.locator("hanko-auth");
+  const profile = page.locator("hanko-profile");
+  page.on("pageerror", (e) => console.log("PAGEERROR", e.message, e.stack?.slice(0, 300)));
+  page.on("console", (m) => {
+    if (m.type() === "error") console.log("CONSOLEERR", m.text().slice(0, 400));
+  });
+  page.on("response", async (r) => {
+    if (r.url().endsWith("/profile") && r.request().method() === "POST")
+      console.log("PROFILE", (await r.text()).slice(0, 2500));
+  });
+
+  await test.step("the page loads the bundle, and <hanko-auth> starts a login flow on the tenant URL", async () => {
+    const bundle = page.waitForResponse(`${base}/examples/hanko-elements/elements.js`);
+    const started = page.waitForResponse(
+      (res) => res.url() === `${base}/t/${tenantId}/login` && res.request().method() === "POST",
+    );
+    const capabilities = page.waitForRequest((req) =>
+      req.url().startsWith(`${base}/t/${tenantId}/login?action=register_client_capabilities%40`),
+    );
+    await startFlow(page, "login_init", () => page.goto(`${base}/examples/hanko-elements`));
+    expect((await bundle).headers()["content-type"]).toBe("text/javascript; charset=utf-8");
+    const first = await (await started).json();
+    expect(first).toMatchObject({ name: "preflight", status: 200 });
+    expect(first.actions.register_client_capabilities.href).toMatch(
+      /^\/login\?action=register_client_capabilities%40[0-9a-f-]{36}$/,
+    );
+    const body = (await capabilities).postDataJSON();
+    expect(body).toMatchObject({ csrf_token: first.csrf_token, input_data: { webauthn_available: true } });
+    await expect(auth.getByRole("heading", { name: "Sign in", exact: true })).toBeVisible();
+  });
+
+  let userId = "";
+  await test.step("sign up: email, passcode from SMTP, passkey; hanko-session-created", async () => {
+    await startFlow(page, "registration_init", () =>
+      auth.getByRole("button", { name: "Create account" }).click(),
+    );
+    await expect(auth.getByRole("heading", { name: "Create account" })).toBeVisible();
+    await auth.getByLabel("Email").fill(email);
+    await auth.getByRole("button", { name: "Continue" }).click();
+    await enterPasscode(page, auth, email, 0);
+    await expect(auth.getByRole("heading", { name: "Create a passkey" })).toBeVisible();
+    await auth.getByRole("button", { name: "Create a passkey" }).click();
+    const session = await expectSignedIn(page, 1);
+    userId = session.claims!.subject!;
+    expect(session.claims?.email?.address).toBe(email);
+    const passkeys = await listPasskeys(page);
+    expect(passkeys).toHaveLength(1);
+    const { credentials } = await cdp.send("WebAuthn.getCredentials", { authenticatorId: firstDevice });
+    expect(credentials).toHaveLength(1);
+    expect(credentials[0]?.isResidentCredential).toBe(true);
+  });
+
+  await test.step("log out", async () => {
+    // <hanko-auth> starts its current flow again: registration, with a link back to signing in.
+    await startFlow(page, "registration_init", () => logOut(page, 1));
+    await expect(auth.getByRole("heading", { name: "Create account" })).toBeVisible();
+    // Signing in starts the login flow, and with it an autofill request (answered in the next step).
+    await startFlow(page, "login_init", () =>
+      auth.getByRole("button", { name: "Sign in", exact: true }).click(),
+    );
+  });
+
+  await test.step("log in with the passkey (autofill: the element's conditional request)", async () => {
+    // The element starts a conditional (autofill) request on the sign-in page; the virtual authenticator
+    // answers it at once, as a user picking the passkey from the autofill list would.
+    const session = await expectSignedIn(page, 2, userId);
+    expect(session.claims?.amr).toContain("passkey");
+    // From here the authenticator waits for a user who never comes, so the next sign-in uses the code.
+    await cdp.send("WebAuthn.setAutomaticPresenceSimulation", {
+      authenticatorId: firstDevice,
+      enabled: false,
+    });
+    await startFlow(page, "login_init", () => logOut(page, 2));
+  });
+
+  await test.step("log in with a passcode", async () => {
+    await expect(auth.getByRole("heading", { name: "Sign in", exact: true })).toBeVisible();
+    await auth.getByLabel("Email").fill(email);
+    await auth.getByRole("button", { name: "Continue" }).click();
+    // The user has a passkey too: the element lets them choose (login_method_chooser); take the code.
+    await expect(auth.getByRole("heading", { name: "Select login method" })).toBeVisible();
+    await auth.getByRole("button", { name: "Passcode" }).click();
+    await enterPasscode(page, auth, email, 1);
+    const session = await expectSignedIn(page, 3, userId);
+    expect(session.claims?.amr).toContain("otp");
+  });
+
+  await test.step("<hanko-profile>: add a second passkey, rename it, delete it", async () => {
+    await page.getByRole("link", { name: "<hanko-profile>" }).click();
+    await expect(profile.getByRole("heading", { name: "Passkeys" })).toBeVisible();
+    // One accordion entry per passkey: a label naming it, opening its Rename and Delete links.
+    const entries = profile.locator("label[for^='passkey-edit-dropdown-']");
+    await expect(entries).toHaveCount(1);
+    const firstName = (await entries.first().innerText()).trim();
+    const [original] = await listPasskeys(page);
+    expect(original).toBeDefined();
+
+    // A second device: the first one holds a passkey for this user and would be excluded.
+    await cdp.send("WebAuthn.removeVirtualAuthenticator", { authenticatorId: firstDevice });
+    const secondDevice = await addAuthenticator(cdp);
+    await profile.locator("label[for='passkey-create-dropdown-0']").click();
+    await profile.getByRole("button", { name: "Create a passkey" }).click();
+    await expect(entries).toHaveCount(2);
+    const passkeys = await listPasskeys(page);
+    expect(passkeys).toHaveLength(2);
+    const added = passkeys.find((passkey) => passkey.id !== original!.id)!;
+    const { credentials } = await cdp.send("WebAuthn.getCredentials", { authenticatorId: secondDevice });
+    expect(credentials).toHaveLength(1);
+
+    // Every entry keeps its Rename and Delete buttons in the DOM (collapsed), in the entries' order.
+    const position = async (name: string) =>
+      (await entries.allInnerTexts()).findIndex((text) => text.trim() === name);
+    const addedAt = (await entries.allInnerTexts()).findIndex((text) => text.trim() !== firstName);
+    await entries.nth(addedAt).click();
+    await profile.getByRole("button", { name: "Rename" }).nth(addedAt).click();
+    await expect(profile.getByRole("heading", { name: "Rename passkey" })).toBeVisible();
+    await profile.getByPlaceholder("New passkey name").fill("Second laptop");
+    await profile.getByRole("button", { name: "Save" }).click();
+    const renamed = entries.filter({ hasText: "Second laptop" });
+    await expect(renamed).toHaveCount(1);
+    expect((await listPasskeys(page)).find((passkey) => passkey.id === added.id)?.name).toBe("Second laptop");
+
+    // Delete asks "yes / no" first.
+    await renamed.click();
+    await profile
+      .getByRole("button", { name: "Delete" })
+      .nth(await position("Second laptop"))
+      .click();
+    await profile.getByRole("button", { name: "yes" }).click();
+    await expect(entries).toHaveCount(1);
+    await expect(entries.first()).toHaveText(firstName);
+    expect((await listPasskeys(page)).map((passkey) => passkey.id)).toEqual([original!.id]);
+    expect((await validateSession(page)).body.is_valid).toBe(true);
+  });
+});

@@ -1,0 +1,232 @@
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+} from "@simplewebauthn/server";
+import { verifyAuthenticationResponse } from "@simplewebauthn/server";
+import { z } from "zod";
+import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
+import {
+  findCredentialWithOwner,
+  recordCredentialUse,
+  selectUserCredentials,
+  type Credential,
+} from "@/lib/credentials";
+import { transaction } from "@/lib/db";
+import type { Tenant } from "@/lib/tenants";
+import { findUser, type User } from "@/lib/users";
+import { assertionFailed, finalizeAssertion, issueAssertionOptions } from "./assertion";
+import { consumeChallenge } from "./challenges";
+import { isEmbedded, readClientData } from "./client-data";
+
+/**
+ * WebAuthn for the flow API's login: request options for a discoverable login (the passkey button and
+ * conditional UI), for one user's passkeys, or for one user's security keys (MFA), and the matching
+ * verifications. Passkeys use the public API's `public-login` ceremony (same checks, MFA keys refused);
+ * security keys use `mfa-login` challenges under the tenant's MFA policy, for platform users too.
+ */
+export type FlowAssertionMode = "discoverable" | "user" | "security_key";
+
+const LOGIN = "webauthn.login";
+const MFA_LOGIN = "webauthn.mfa_login";
+
+/** The user's passkeys (credentials usable as a first factor). */
+export function userPasskeys(tenant: Tenant, userId: string): Promise<Credential[]> {
+  return selectUserCredentials(tenant.id, userId, { mfa: false });
+}
+
+/** The user's security keys (credentials usable only as a second factor). */
+export function userSecurityKeys(tenant: Tenant, userId: string): Promise<Credential[]> {
+  return selectUserCredentials(tenant.id, userId, { mfa: true });
+}
+
+/**
+ * Request options for a flow login: discoverable (no user, no allowCredentials), the user's passkeys,
+ * or the user's security keys. Each call stores a new single-use challenge.
+ */
+export async function issueFlowRequestOptions(
+  tenant: Tenant,
+  mode: FlowAssertionMode,
+  userId: string | null,
+  context: AuditContext,
+): Promise<PublicKeyCredentialRequestOptionsJSON> {
+  const type = `${mode === "security_key" ? MFA_LOGIN : LOGIN}.initialize`;
+  return auditFailures(tenant.id, type, context, async () => {
+    if (mode !== "discoverable" && userId === null) throw new Error(`${mode} request options need a user`);
+    const credentials =
+      mode === "discoverable"
+        ? null
+        : await (mode === "user" ? userPasskeys : userSecurityKeys)(tenant, userId!);
+    const options = await issueAssertionOptions(
+      tenant,
+      mode === "security_key" ? "mfa-login" : "public-login",
+      {
+        userId: mode === "discoverable" ? null : userId,
+        credentials,
+      },
+    );
+    await recordAuditEvent(tenant.id, {
+      ...context,
+      type: `${type}.succeeded`,
+      actor: userId ?? context.actor,
+      details: { flow: true, mode },
+    });
+    return options;
+  });
+}
+
+const Base64Url = z
+  .string()
+  .min(1)
+  .max(16 * 1024)
+  .regex(/^[A-Za-z0-9_-]+={0,2}$/)
+  .transform((value) => value.replace(/=+$/, ""));
+
+/** What `navigator.credentials.get()` gives, as JSON (the flow's `assertion_response` input). */
+const AssertionResponse = z.object({
+  id: Base64Url,
+  rawId: Base64Url,
+  type: z.literal("public-key"),
+  response: z.object({
+    clientDataJSON: Base64Url,
+    authenticatorData: Base64Url,
+    signature: Base64Url,
+    userHandle: z
+      .union([Base64Url, z.literal("")])
+      .nullish()
+      .transform((value) => value || undefined),
+  }),
+  authenticatorAttachment: z
+    .enum(["platform", "cross-platform"])
+    .nullish()
+    .transform((value) => value ?? undefined),
+  clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
+});
+
+/** The assertion as SimpleWebAuthn takes it, or undefined when the value is not one. */
+export function parseAssertionResponse(value: unknown): AuthenticationResponseJSON | undefined {
+  const parsed = AssertionResponse.safeParse(value);
+  return parsed.success ? (parsed.data as AuthenticationResponseJSON) : undefined;
+}
+
+/** The challenge an assertion answers (from its clientDataJSON), or undefined when unreadable. */
+export function assertionChallengeOf(response: AuthenticationResponseJSON): string | undefined {
+  try {
+    return readClientData(response.response.clientDataJSON, "unable to finish login").challenge;
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when the credential is one of the tenant's security keys (refused for passkey login). */
+export async function isSecurityKey(tenant: Tenant, credentialId: string): Promise<boolean> {
+  return (await findCredentialWithOwner(tenant.id, credentialId))?.credential.isMfa === true;
+}
+
+/**
+ * Verifies a passkey assertion of a flow (discoverable or for the user the options named) with every
+ * check of the public API's login, and returns the credential's owner. No session is issued: the flow
+ * decides what follows.
+ */
+export async function finalizeFlowPasskeyLogin(
+  tenant: Tenant,
+  response: AuthenticationResponseJSON,
+  context: AuditContext,
+): Promise<User> {
+  return auditFailures(tenant.id, `${LOGIN}.finalize`, context, () =>
+    finalizeAssertion(tenant, "public-login", response, context, async ({ credential }) => {
+      const user = await findUser(tenant.id, credential.userId);
+      if (!user) throw assertionFailed("the credential's user no longer exists");
+      return { result: user, details: { flow: true } };
+    }),
+  );
+}
+
+const NOT_USABLE = "the credential is unknown, not one of the user's security keys or was not offered";
+
+/**
+ * Verifies a security-key assertion (MFA after a first factor) for `user`: the `mfa-login` challenge
+ * must have been issued for this user and is consumed whatever the outcome; the credential must be one
+ * of the user's security keys and offered; then signature, origin, RP ID, flags (UV as the MFA policy
+ * asks), backup eligibility and sign count are checked as for any assertion (WebAuthn §7.2), and the
+ * use is recorded with a compare-and-set on the sign count. The Passkey API's MFA login takes only
+ * users with an external id, so the flow has its own finalize for platform users.
+ */
+export async function finalizeSecurityKeyLogin(
+  tenant: Tenant,
+  user: User,
+  response: AuthenticationResponseJSON,
+  context: AuditContext,
+): Promise<Credential> {
+  const audit = { ...context, actor: user.id };
+  return auditFailures(tenant.id, `${MFA_LOGIN}.finalize`, audit, async () => {
+    const clientData = readClientData(response.response.clientDataJSON, "unable to finish login");
+    const ceremony = await consumeChallenge(tenant.id, "mfa-login", clientData.challenge);
+    if (!ceremony || ceremony.userId !== user.id) {
+      throw assertionFailed("received challenge does not match with any stored one");
+    }
+    if (ceremony.expired) throw assertionFailed("Session has Expired");
+    if (isEmbedded(clientData)) throw assertionFailed("cross-origin (embedded) ceremonies are not allowed");
+    const found = await findCredentialWithOwner(tenant.id, response.rawId);
+    const credential = found?.credential;
+    if (
+      !credential ||
+      credential.userId !== user.id ||
+      !credential.isMfa ||
+      (ceremony.allowCredentials && !ceremony.allowCredentials.includes(credential.id))
+    ) {
+      throw assertionFailed(NOT_USABLE);
+    }
+    const info = await verifySignature(tenant, response, credential, ceremony);
+    return transaction(async () => {
+      const recorded = await recordCredentialUse(tenant.id, credential.id, {
+        expectedSignCount: credential.signCount,
+        signCount: info.newCounter,
+        backupState: info.credentialBackedUp,
+      });
+      if (!recorded) {
+        throw assertionFailed(
+          "the credential was used or removed during this ceremony (sign counter changed)",
+        );
+      }
+      await recordAuditEvent(tenant.id, {
+        ...audit,
+        type: `${MFA_LOGIN}.finalize.succeeded`,
+        details: { credential_id: credential.id, flow: true },
+      });
+      return credential;
+    });
+  });
+}
+
+/** SimpleWebAuthn's verification against the stored key and the ceremony's UV requirement. */
+async function verifySignature(
+  tenant: Tenant,
+  response: AuthenticationResponseJSON,
+  credential: Credential,
+  ceremony: { challenge: string; userVerification: string },
+) {
+  let info;
+  try {
+    const verification = await verifyAuthenticationResponse({
+      response,
+      expectedChallenge: ceremony.challenge,
+      expectedOrigin: tenant.origins,
+      expectedRPID: tenant.rpId,
+      expectedType: "webauthn.get",
+      credential: {
+        id: credential.id,
+        publicKey: new Uint8Array(Buffer.from(credential.publicKey, "base64url")),
+        counter: credential.signCount,
+      },
+      requireUserVerification: ceremony.userVerification === "required",
+    });
+    if (!verification.verified) throw new Error("the signature could not be verified");
+    info = verification.authenticationInfo;
+  } catch (error) {
+    throw assertionFailed((error as Error).message);
+  }
+  if ((info.credentialDeviceType === "multiDevice") !== credential.backupEligible) {
+    throw assertionFailed("the backup eligibility flag differs from the one registered");
+  }
+  return info;
+}

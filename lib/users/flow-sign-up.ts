@@ -1,0 +1,168 @@
+import type { RegistrationResponseJSON } from "@simplewebauthn/server";
+import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
+import { storeRegisteredCredential } from "@/lib/ceremonies/webauthn/registration";
+import type { VerifiedRegistration } from "@/lib/ceremonies/webauthn/registration";
+import { findCredential } from "@/lib/credentials/store";
+import { executor, transaction } from "@/lib/db";
+import { users, type EmailRow } from "@/lib/db/schema";
+import { isClaimOnly, releaseClaim } from "@/lib/emails";
+import { findEmailByAddress, insertEmail } from "@/lib/emails/store";
+import { AppError, Conflict } from "@/lib/errors";
+import { hashPassword } from "@/lib/passwords/hashing";
+import { checkNewPassword, normalizePassword } from "@/lib/passwords/rules";
+import { upsertPassword } from "@/lib/passwords/store";
+import type { Tenant } from "@/lib/tenants";
+import { findUserByUsername } from "./lookup";
+import { toUser, type User } from "./user";
+
+/** What a sign-up conflicts with: an address, a username or a credential id another user holds. */
+export type SignUpConflictField = "email" | "username" | "credential";
+
+/** The sign-up lost to an existing user (or to a concurrent sign-up that finished first). */
+export class SignUpConflict extends Conflict {
+  readonly field: SignUpConflictField;
+
+  constructor(field: SignUpConflictField) {
+    super(`a user with this ${field === "credential" ? "credential" : field} already exists`);
+    this.field = field;
+  }
+}
+
+/** Everything a registration flow collected, written at its end and only then. */
+export interface FlowSignUp {
+  flowId: string;
+  /** Generated when the flow started; a passkey's user handle was made from it. */
+  userId: string;
+  email: string;
+  /** The flow proved the address with a passcode. */
+  emailVerified: boolean;
+  username: string | null;
+  /** A passkey whose attestation was verified (not stored yet). */
+  passkey?: { response: RegistrationResponseJSON; verified: VerifiedRegistration };
+  /** From `prepareSignUpPassword`. */
+  passwordHash?: string;
+}
+
+/**
+ * Whether the address belongs to someone: any user's address, except an unverified claim that the
+ * address's owner may take over by verifying it (`isClaimOnly`; only with verification required).
+ */
+export async function emailTaken(tenant: Tenant, address: string): Promise<boolean> {
+  const existing = await findEmailByAddress(tenant.id, address);
+  return existing !== undefined && !isClaimOnly(tenant, existing);
+}
+
+/** Whether a platform user has the username (case-insensitively). */
+export async function usernameTaken(tenant: Tenant, username: string): Promise<boolean> {
+  return (await findUserByUsername(tenant.id, username)) !== undefined;
+}
+
+/**
+ * A new password checked against the tenant's rules (NFKC, length) and hashed, ready for
+ * `completeFlowSignUp`; BadRequest names the rule it breaks.
+ */
+export async function prepareSignUpPassword(tenant: Tenant, password: string): Promise<string> {
+  const normalized = normalizePassword(password);
+  checkNewPassword(tenant, normalized);
+  return hashPassword(normalized);
+}
+
+/** Inserts the platform user with its pre-generated id; undefined when the username is taken meanwhile. */
+async function insertSignUpUser(tenantId: string, id: string, username: string | null) {
+  const db = await executor();
+  const [row] = await db.insert(users).values({ tenantId, id, username }).onConflictDoNothing().returning();
+  return row ? toUser(row) : undefined;
+}
+
+/** The primary address; an unverified claim on it is released first (the flow proved it). */
+async function insertSignUpEmail(
+  tenant: Tenant,
+  user: User,
+  input: FlowSignUp,
+  context: AuditContext,
+): Promise<EmailRow> {
+  const existing = await findEmailByAddress(tenant.id, input.email);
+  if (existing) {
+    if (!input.emailVerified || !isClaimOnly(tenant, existing)) throw new SignUpConflict("email");
+    await releaseClaim(tenant, existing, context);
+  }
+  const row = await insertEmail({
+    tenantId: tenant.id,
+    userId: user.id,
+    address: input.email,
+    verified: input.emailVerified,
+    isPrimary: true,
+  });
+  if (!row) throw new SignUpConflict("email");
+  return row;
+}
+
+/** The first credential: the verified passkey or the password hash, whichever the flow collected. */
+async function storeFirstCredential(
+  tenant: Tenant,
+  user: User,
+  input: FlowSignUp,
+  context: AuditContext & { actor: string },
+): Promise<string | null> {
+  if (input.passwordHash !== undefined) {
+    await upsertPassword(tenant.id, user.id, input.passwordHash);
+    await recordAuditEvent(tenant.id, {
+      ...context,
+      type: "password.set.succeeded",
+      details: { created: true, unlocked: false },
+    });
+  }
+  if (!input.passkey) return null;
+  const credentialId = input.passkey.verified.info.credential.id;
+  if (await findCredential(tenant.id, credentialId)) throw new SignUpConflict("credential");
+  // Stored as the public API stores a platform user's passkey (audit `webauthn.registration.…`).
+  return storeRegisteredCredential(
+    tenant,
+    "public-registration",
+    user,
+    input.passkey.response,
+    input.passkey.verified,
+    context,
+  );
+}
+
+/**
+ * The end of a registration flow (Hanko's CreateUser hook): the user with its pre-generated id and
+ * username, its primary address (verified when the flow proved it) and its first credential, all in
+ * one transaction, so an abandoned or failed sign-up leaves nothing behind. A concurrent sign-up
+ * that took the address or the username first wins: this one is rolled back and fails with
+ * `SignUpConflict` (the unique indexes decide, on both drivers).
+ */
+export async function completeFlowSignUp(
+  tenant: Tenant,
+  input: FlowSignUp,
+  context: AuditContext,
+): Promise<User> {
+  const audit = { ...context, actor: input.userId };
+  return auditFailures(tenant.id, "user.signup", audit, () =>
+    transaction(async () => {
+      if (!tenant.platform.account.allowSignup) {
+        throw new AppError("FORBIDDEN", undefined, { details: ["sign-up is disabled for this tenant"] });
+      }
+      const user = await insertSignUpUser(tenant.id, input.userId, input.username);
+      // The id is a fresh UUID: only the username can conflict.
+      if (!user) throw new SignUpConflict("username");
+      const email = await insertSignUpEmail(tenant, user, input, audit);
+      const credentialId = await storeFirstCredential(tenant, user, input, audit);
+      await recordAuditEvent(tenant.id, {
+        ...audit,
+        type: "user.signup.succeeded",
+        details: {
+          userId: user.id,
+          emailId: email.id,
+          emailVerified: email.verified,
+          username: user.username,
+          passkey: credentialId,
+          password: input.passwordHash !== undefined,
+          flowId: input.flowId,
+        },
+      });
+      return user;
+    }),
+  );
+}
