@@ -1,11 +1,6 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { expect, test, type CDPSession, type Locator, type Page } from "@playwright/test";
 import type { RecordedHankoEvent } from "@/app/(examples)/examples/hanko-elements/hanko-elements-demo";
-import { codeIn, startSmtpServer, type TestSmtpServer } from "@/tests/helpers/smtp";
-import { freePort } from "../../scripts/lib/postgres";
-import { NEXT_START, startProcess, type ServerProcess } from "./server-process";
+import { addAuthenticator, mailedCode, startJourneyServer, type JourneyServer } from "./browser-journey";
 
 /**
  * The real client: Hanko's own, unmodified `@teamhanko/hanko-elements` 2.7.0 bundle on
@@ -25,32 +20,14 @@ interface Passkey {
   name?: string | null;
 }
 
-let smtp: TestSmtpServer | undefined;
-let server: ServerProcess | undefined;
+let journey: JourneyServer;
 let base = "";
 let tenantId = "";
 
 test.beforeAll(async () => {
   test.setTimeout(60_000);
-  smtp = await startSmtpServer();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sesame-hanko-elements-"));
-  const port = await freePort();
-  base = `http://localhost:${port}`;
-  server = startProcess(NEXT_START(port), {
-    PORT: String(port),
-    SESAME_DATA_DIR: dataDir,
-    DATABASE_URL: "",
-    SMTP_URL: smtp.url,
-  });
-  await server.waitFor(/authenticator key\s+sesame_authenticator_\S+/);
-  // The demo tenant seeded at the first start: RP ID localhost, this server's origin.
-  const demo = JSON.parse(fs.readFileSync(path.join(dataDir, "demo-keys.json"), "utf8")) as {
-    tenantId: string;
-    rpId: string;
-    origins: string[];
-  };
-  expect(demo).toMatchObject({ rpId: "localhost", origins: [base] });
-  tenantId = demo.tenantId;
+  journey = await startJourneyServer("hanko-elements");
+  ({ base, tenantId } = journey);
 });
 
 test.afterEach(async ({ page }, info) => {
@@ -61,24 +38,8 @@ test.afterEach(async ({ page }, info) => {
 });
 
 test.afterAll(async () => {
-  await server?.stop();
-  await smtp?.close();
+  await journey?.stop();
 });
-
-/** A platform authenticator with user verification that answers by itself. */
-async function addAuthenticator(cdp: CDPSession): Promise<string> {
-  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: {
-      protocol: "ctap2",
-      transport: "internal",
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-  return authenticatorId;
-}
 
 /** How many `type` events the page has recorded since it loaded. */
 const eventCount = (page: Page, type: string) =>
@@ -149,9 +110,7 @@ async function logOut(page: Page, count: number): Promise<void> {
 /** Types the newest passcode mailed to `email` into the element's six digit fields. */
 async function enterPasscode(page: Page, element: Locator, email: string, after: number): Promise<void> {
   await expect(element.getByRole("heading", { name: "Enter passcode" })).toBeVisible();
-  await expect.poll(() => smtp!.received.filter((mail) => mail.to.includes(email)).length).toBe(after + 1);
-  const mail = await smtp!.mailTo(email);
-  const code = codeIn(mail.parsed.text);
+  const code = await mailedCode(journey.smtp, email, after);
   // One digit per box (the element re-renders them while its resend countdown runs, so each is looked up
   // again); it submits once all six are in.
   for (const [index, digit] of [...code].entries()) {

@@ -10,6 +10,7 @@ import path from "node:path";
 const INPUTS = [
   "app",
   "components",
+  "elements",
   "lib",
   "public",
   "instrumentation.ts",
@@ -41,6 +42,7 @@ export function sourceFingerprint(): string {
 export function buildIsCurrent(): boolean {
   return (
     fs.existsSync(path.join(".next", "BUILD_ID")) &&
+    fs.existsSync(path.join("dist", "elements", "sesame-elements.js")) &&
     fs.existsSync(STAMP) &&
     fs.readFileSync(STAMP, "utf8") === sourceFingerprint()
   );
@@ -54,7 +56,15 @@ export function buildIfNeeded(
     log("The build is up to date.");
     return true;
   }
-  log("Building Sesame (next build) …");
+  log("Building Sesame (elements bundle, then next build) …");
+  const elements = spawnSync(
+    process.execPath,
+    ["node_modules/tsx/dist/cli.mjs", "scripts/build-elements.ts"],
+    {
+      stdio: "inherit",
+    },
+  );
+  if (elements.status !== 0) return false;
   const result = spawnSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], {
     stdio: "inherit",
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },

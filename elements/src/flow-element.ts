@@ -1,0 +1,487 @@
+import {
+  WebAuthnAbortService,
+  browserSupportsWebAuthn,
+  browserSupportsWebAuthnAutofill,
+  platformAuthenticatorIsAvailable,
+  startAuthentication,
+  startRegistration,
+} from "@simplewebauthn/browser";
+import { LitElement, html, nothing, unsafeCSS, type PropertyValues, type TemplateResult } from "lit";
+import {
+  SesameRequestError,
+  type FlowAction,
+  type FlowInput,
+  type FlowState,
+  type SesameClient,
+} from "./client";
+import { dispatch, listen, type FlowName, type SessionClaims } from "./events";
+import { translator, type Translate, type Translations } from "./i18n";
+import { CSS } from "./styles";
+
+/** What `register()` set up, shared by every element on the page. */
+export interface ElementsConfig {
+  client: SesameClient;
+  prefix: string;
+  shadow: boolean;
+  lang: string | undefined;
+  translations: Translations;
+}
+
+let config: ElementsConfig | undefined;
+export function configure(next: ElementsConfig): void {
+  config = next;
+}
+export function currentConfig(): ElementsConfig | undefined {
+  return config;
+}
+
+let instances = 0;
+
+/** Actions the element runs by itself: they never get a button. */
+const AUTOMATIC = new Set([
+  "register_client_capabilities",
+  "webauthn_verify_assertion_response",
+  "webauthn_verify_attestation_response",
+]);
+/** Actions shown as secondary buttons, after the main ones. */
+const SECONDARY = new Set(["back", "skip", "resend_passcode"]);
+
+interface LocalError {
+  code: string;
+  message: string;
+}
+
+/**
+ * A custom element that drives one flow of the flow API. It renders whatever the current state offers,
+ * from the state's own declaration of actions and inputs (so a new action or input needs no new UI
+ * code), and runs the WebAuthn steps by itself: capabilities at the start, the passkey ceremony when a
+ * state hands out options, and passkey autofill (conditional mediation) on the login page.
+ */
+export abstract class SesameFlowElement extends LitElement {
+  static override properties = {
+    lang: { type: String, reflect: true },
+    state: { state: true },
+    busy: { state: true },
+    localError: { state: true },
+  };
+
+  /** The flow this element starts with. */
+  protected abstract initialFlow(): FlowName;
+
+  declare lang: string;
+  protected state: FlowState | undefined;
+  protected busy = false;
+  protected localError: LocalError | undefined;
+  protected flow: FlowName = "login";
+  protected readonly uid = `sesame-${++instances}`;
+  private refreshTimer: ReturnType<typeof setTimeout> | undefined;
+  private autofillRunning = false;
+  private interacted = false;
+  private stopListening: (() => void)[] = [];
+
+  protected get config(): ElementsConfig {
+    if (!config) throw new Error("Sesame elements: call register(apiUrl) before using the elements");
+    return config;
+  }
+
+  protected override createRenderRoot(): HTMLElement | DocumentFragment {
+    if (config && !config.shadow) return this;
+    const root = this.attachShadow({ mode: "open", delegatesFocus: true });
+    const style = document.createElement("style");
+    style.textContent = unsafeCSS(CSS.replaceAll("HOST", ":host")).cssText;
+    root.append(style);
+    return root;
+  }
+
+  protected get t(): Translate {
+    const lang = this.lang || this.config.lang || document.documentElement.lang || "en";
+    return translator(lang, this.config.translations);
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    // When the session ends (logout, expiry), start again: the login page, or the profile's refusal.
+    const restart = () => void this.start(this.initialFlow());
+    this.stopListening = [
+      listen(this.config.prefix, "logout", restart),
+      listen(this.config.prefix, "sessionExpired", restart),
+    ];
+    if (!this.state && !this.busy) void this.start(this.initialFlow());
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    for (const stop of this.stopListening) stop();
+    clearTimeout(this.refreshTimer);
+    this.cancelAutofill();
+  }
+
+  /** Starts (or restarts) a flow. */
+  protected async start(flow: FlowName): Promise<void> {
+    this.cancelAutofill();
+    this.flow = flow;
+    this.localError = undefined;
+    await this.step(() => this.config.client.startFlow(flow));
+  }
+
+  /** Runs one request that answers a flow state, and takes that state. */
+  private async step(request: () => Promise<FlowState>): Promise<void> {
+    this.busy = true;
+    let next: FlowState;
+    try {
+      next = await request();
+    } catch (error) {
+      const code =
+        error instanceof SesameRequestError && error.status === 0 ? "network_error" : "technical_error";
+      this.fail(code, (error as Error).message);
+      return;
+    } finally {
+      this.busy = false;
+    }
+    await this.take(next);
+  }
+
+  /** Submits an action of the current state. */
+  protected async run(action: string, inputs: Record<string, unknown> = {}): Promise<void> {
+    const state = this.state;
+    if (!state || this.busy) return;
+    this.interacted = true;
+    this.cancelAutofill();
+    this.localError = undefined;
+    await this.step(() => this.config.client.runAction(state, action, inputs));
+  }
+
+  private fail(code: string, message: string): void {
+    this.localError = { code, message };
+    dispatch(this, this.config.prefix, "authError", {
+      flow: this.flow,
+      state: this.state?.name ?? "none",
+      code,
+      message,
+    });
+  }
+
+  private async take(state: FlowState): Promise<void> {
+    clearTimeout(this.refreshTimer);
+    this.state = state;
+    if (state.error) {
+      dispatch(this, this.config.prefix, "authError", {
+        flow: this.flow,
+        state: state.name,
+        code: state.error.code,
+        message: state.error.message,
+      });
+    }
+    const payload = state.payload ?? {};
+    const actions = state.actions ?? {};
+    if (state.name === "preflight" && actions.register_client_capabilities) {
+      await this.run("register_client_capabilities", await capabilities());
+      return;
+    }
+    if (state.name === "success") {
+      this.succeeded(payload);
+      return;
+    }
+    const creation = payload.creation_options as { publicKey?: unknown } | undefined;
+    if (creation?.publicKey && actions.webauthn_verify_attestation_response) {
+      await this.createCredential(creation.publicKey);
+      return;
+    }
+    const request = payload.request_options as { publicKey?: { timeout?: number } } | undefined;
+    if (request?.publicKey && actions.webauthn_verify_assertion_response) {
+      if (state.name === "login_init") this.startAutofill(request.publicKey);
+      else await this.getCredential(request.publicKey);
+    }
+  }
+
+  private succeeded(payload: Record<string, unknown>): void {
+    const claims = (payload.claims ?? {}) as SessionClaims;
+    const userId =
+      claims.subject ?? String((payload.user as { user_id?: string } | undefined)?.user_id ?? "");
+    const method = claims.amr?.[0] ?? null;
+    this.config.client.sessionStarted(userId);
+    const { prefix } = this.config;
+    dispatch(this, prefix, "authSuccess", { flow: this.flow, userId, method, claims });
+    if (this.flow === "login") dispatch(this, prefix, "login", { userId, method });
+    if (this.flow === "registration") dispatch(this, prefix, "registration", { userId });
+  }
+
+  private async createCredential(publicKey: unknown): Promise<void> {
+    try {
+      const response = await startRegistration({ optionsJSON: publicKey as never });
+      await this.run("webauthn_verify_attestation_response", { public_key: response });
+    } catch (error) {
+      await this.webauthnFailed(error);
+    }
+  }
+
+  private async getCredential(publicKey: unknown): Promise<void> {
+    try {
+      const response = await startAuthentication({ optionsJSON: publicKey as never });
+      await this.run("webauthn_verify_assertion_response", { assertion_response: response });
+    } catch (error) {
+      await this.webauthnFailed(error);
+    }
+  }
+
+  /** The user cancelled, or the authenticator refused: back to where they came from, with a message. */
+  private async webauthnFailed(error: unknown): Promise<void> {
+    const message = (error as Error).message;
+    if (this.state?.actions?.back) await this.run("back");
+    this.fail("webauthn_cancelled", message);
+  }
+
+  /**
+   * Passkey autofill: a conditional request that the browser answers when the user picks a passkey in
+   * the identifier field's suggestions. It is cancelled before any other action, fails silently, and is
+   * renewed (with a fresh challenge) before the challenge expires.
+   */
+  private startAutofill(publicKey: { timeout?: number }): void {
+    const state = this.state;
+    void (async () => {
+      if (!(await browserSupportsWebAuthnAutofill())) return;
+      this.autofillRunning = true;
+      try {
+        const response = await startAuthentication({
+          optionsJSON: publicKey as never,
+          useBrowserAutofill: true,
+          verifyBrowserAutofillInput: false,
+        });
+        this.autofillRunning = false;
+        if (this.state === state) {
+          await this.run("webauthn_verify_assertion_response", { assertion_response: response });
+        }
+      } catch {
+        this.autofillRunning = false; // cancelled or failed: the page stays as it is
+      }
+    })();
+    const lifetime = publicKey.timeout ?? 300_000;
+    this.refreshTimer = setTimeout(
+      () => {
+        if (this.state === state && !this.busy) void this.start(this.flow);
+      },
+      Math.max(30_000, lifetime - 30_000),
+    );
+  }
+
+  private cancelAutofill(): void {
+    if (this.autofillRunning) WebAuthnAbortService.cancelCeremony();
+    this.autofillRunning = false;
+  }
+
+  protected override updated(changed: PropertyValues<this>): void {
+    // After a step the user took, move the focus to the new page (its first field, else its headline).
+    if (changed.has("state" as keyof SesameFlowElement) && this.interacted && !this.busy) {
+      const root = this.renderRoot as ParentNode;
+      const target =
+        root.querySelector<HTMLElement>("[aria-invalid='true']") ??
+        root.querySelector<HTMLElement>(".sesame-container input:not([type=hidden])") ??
+        root.querySelector<HTMLElement>(".sesame-headline");
+      target?.focus();
+    }
+  }
+
+  // ── Rendering ─────────────────────────────────────────────────────────────────────────────────────
+
+  override render(): TemplateResult {
+    const t = this.t;
+    const state = this.state;
+    const name = state?.name ?? "loading";
+    const error = this.localError ?? state?.error ?? undefined;
+    return html`<section
+      part="container"
+      class="sesame-container"
+      aria-busy=${this.busy ? "true" : "false"}
+      aria-labelledby="${this.uid}-headline"
+    >
+      <h2 part="headline" class="sesame-headline" id="${this.uid}-headline" tabindex="-1">
+        ${t(`state.${name}`)}
+      </h2>
+      <div role="alert" aria-live="assertive">
+        ${
+          error
+            ? html`<p part="error" class="sesame-error">
+                ${t(`error.${error.code}`) !== `error.${error.code}` ? t(`error.${error.code}`) : error.message}
+              </p>`
+            : nothing
+        }
+      </div>
+      <div aria-live="polite" class="sesame-visually-hidden">${this.busy ? t("text.busy") : ""}</div>
+      ${state ? this.renderState(state) : nothing}
+    </section>`;
+  }
+
+  protected renderState(state: FlowState): TemplateResult | typeof nothing {
+    const t = this.t;
+    if (state.name === "success")
+      return html`<p part="paragraph" class="sesame-paragraph">${t("text.signedIn")}</p>`;
+    if (state.name === "account_deleted") {
+      return html`<p part="paragraph" class="sesame-paragraph">${t("text.accountDeleted")}</p>`;
+    }
+    if (state.name === "error" || !state.actions) {
+      return html`<button
+        part="button primary-button"
+        class="sesame-button"
+        type="button"
+        @click=${() => this.start(this.flow)}
+      >
+        ${t("text.tryAgain")}
+      </button>`;
+    }
+    return html`${this.renderIntro(state)}${this.renderActions(state)}${this.renderFooter(state)}`;
+  }
+
+  /** Text above the actions for states that need it. */
+  protected renderIntro(state: FlowState): TemplateResult | typeof nothing {
+    const t = this.t;
+    const payload = state.payload ?? {};
+    if (state.name === "mfa_otp_secret_creation" && typeof payload.otp_secret === "string") {
+      return html`<p part="paragraph" class="sesame-paragraph">
+          ${t("text.otpScan", { secret: payload.otp_secret })}
+        </p>
+        ${
+          typeof payload.otp_image_source === "string"
+            ? html`<img
+                part="otp-image"
+                src=${payload.otp_image_source}
+                alt=${t("text.otpImage")}
+                width="180"
+                height="180"
+              />`
+            : nothing
+        }`;
+    }
+    return nothing;
+  }
+
+  /** Forms for actions with inputs, then buttons; automatic actions are never shown. */
+  protected renderActions(state: FlowState): TemplateResult {
+    const entries = Object.entries(state.actions ?? {}).filter(([name]) => !AUTOMATIC.has(name));
+    const primary = entries.filter(([name]) => !SECONDARY.has(name));
+    const secondary = entries.filter(([name]) => SECONDARY.has(name));
+    const forms = primary.filter(([, action]) => visibleInputs(action).length > 0);
+    const buttons = primary.filter(([, action]) => visibleInputs(action).length === 0);
+    return html`${forms.map(([name, action]) => this.renderForm(state, name, action))}
+      ${forms.length > 0 && buttons.length > 0 ? html`<p part="divider" class="sesame-divider">${this.t("text.or")}</p>` : nothing}
+      <div class="sesame-actions">
+        ${buttons.map(([name]) => this.renderButton(name, forms.length === 0 && buttons[0]?.[0] === name))}
+        ${secondary.map(([name]) => this.renderButton(name, false))}
+      </div>`;
+  }
+
+  protected renderButton(
+    action: string,
+    primary: boolean,
+    inputs: Record<string, unknown> = {},
+    label?: string,
+  ) {
+    return html`<button
+      part="button ${primary ? "primary-button" : "secondary-button"}"
+      class="sesame-button ${primary ? "" : "sesame-secondary"}"
+      type="button"
+      ?disabled=${this.busy}
+      @click=${() => this.run(action, inputs)}
+    >
+      ${label ?? this.t(`action.${action}`)}
+    </button>`;
+  }
+
+  protected renderForm(
+    state: FlowState,
+    name: string,
+    action: FlowAction,
+    hiddenValues: Record<string, string> = {},
+  ) {
+    const inputs = visibleInputs(action);
+    const submit = (event: SubmitEvent) => {
+      event.preventDefault();
+      const form = event.currentTarget as HTMLFormElement;
+      const values: Record<string, unknown> = { ...hiddenValues };
+      for (const input of inputs) {
+        const field = form.elements.namedItem(input.name) as HTMLInputElement | null;
+        if (!field) continue;
+        values[input.name] =
+          input.type === "boolean"
+            ? field.checked
+            : input.type === "number"
+              ? Number(field.value)
+              : field.value;
+      }
+      void this.run(name, values);
+    };
+    return html`<form part="form" class="sesame-form" @submit=${submit} novalidate>
+      ${inputs.map((input) => this.renderInput(state, name, input))}
+      <button part="button primary-button" class="sesame-button" type="submit" ?disabled=${this.busy}>
+        ${this.t(`action.${name}`)}
+      </button>
+    </form>`;
+  }
+
+  protected renderInput(state: FlowState, action: string, input: FlowInput): TemplateResult {
+    const t = this.t;
+    const id = `${this.uid}-${action}-${input.name}`;
+    const error = input.error;
+    const errorId = `${id}-error`;
+    const type =
+      input.type === "email"
+        ? "email"
+        : input.type === "password"
+          ? "password"
+          : input.type === "number"
+            ? "number"
+            : "text";
+    return html`<label class="sesame-label" part="label" for=${id}>${t(`input.${input.name}`)}</label>
+      <input
+        part="input"
+        class="sesame-input"
+        id=${id}
+        name=${input.name}
+        type=${type}
+        autocomplete=${autocompleteFor(state.name, input)}
+        inputmode=${input.name === "code" || input.name === "otp_code" ? "numeric" : nothing}
+        ?required=${input.required ?? false}
+        minlength=${input.min_length ?? nothing}
+        maxlength=${input.max_length ?? nothing}
+        aria-invalid=${error ? "true" : "false"}
+        aria-describedby=${error ? errorId : nothing}
+        spellcheck="false"
+        autocapitalize="none"
+      />
+      ${
+        error
+          ? html`<p id=${errorId} class="sesame-input-error" part="input-error">
+              ${t(`error.${error.code}`) !== `error.${error.code}` ? t(`error.${error.code}`) : error.message}
+            </p>`
+          : nothing
+      }`;
+  }
+
+  /** Below the actions: nothing by default (`<sesame-auth>` links login and registration). */
+  protected renderFooter(_state: FlowState): TemplateResult | typeof nothing {
+    return nothing;
+  }
+}
+
+function visibleInputs(action: FlowAction): FlowInput[] {
+  return Object.values(action.inputs ?? {}).filter((input) => !input.hidden);
+}
+
+/** `username webauthn` on the login identifier, so the browser offers passkeys there (autofill). */
+function autocompleteFor(state: string, input: FlowInput): string {
+  if (state === "login_init" && (input.name === "email" || input.name === "identifier"))
+    return "username webauthn";
+  if (input.name === "email") return "email";
+  if (input.name === "username" || input.name === "identifier") return "username";
+  if (input.name === "code" || input.name === "otp_code") return "one-time-code";
+  if (input.type === "password") return state === "login_password" ? "current-password" : "new-password";
+  return "off";
+}
+
+async function capabilities(): Promise<Record<string, boolean>> {
+  const webauthn = browserSupportsWebAuthn();
+  return {
+    webauthn_available: webauthn,
+    webauthn_conditional_mediation_available: webauthn && (await browserSupportsWebAuthnAutofill()),
+    webauthn_platform_authenticator_available: webauthn && (await platformAuthenticatorIsAvailable()),
+  };
+}
