@@ -11,6 +11,7 @@ export default tseslint.config(
       "test-results/**",
       "playwright-report/**",
       "next-env.d.ts",
+      "dist/**",
     ],
   },
   js.configs.recommended,

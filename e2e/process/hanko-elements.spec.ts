@@ -1,4 +1,4 @@
-import { expect, test, type CDPSession, type Locator, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "@playwright/test";
 import type { RecordedHankoEvent } from "@/app/(examples)/examples/hanko-elements/hanko-elements-demo";
 import { addAuthenticator, mailedCode, startJourneyServer, type JourneyServer } from "./browser-journey";
 
@@ -33,6 +33,7 @@ test.beforeAll(async () => {
 test.afterEach(async ({ page }, info) => {
   // On failure, the element's path through the flows says more than a screenshot.
   if (info.status !== info.expectedStatus) {
+    // eslint-disable-next-line no-console -- the test report shows it next to the failure
     console.log("flow states seen:", (await statesSeen(page).catch(() => [])).join(" → "));
   }
 });
@@ -128,14 +129,6 @@ test("an unmodified <hanko-auth>/<hanko-profile> 2.7.0 signs up, logs in with a 
   const email = `elements-${Date.now()}@example.com`;
   const auth = page.locator("hanko-auth");
   const profile = page.locator("hanko-profile");
-  page.on("pageerror", (e) => console.log("PAGEERROR", e.message, e.stack?.slice(0, 300)));
-  page.on("console", (m) => {
-    if (m.type() === "error") console.log("CONSOLEERR", m.text().slice(0, 400));
-  });
-  page.on("response", async (r) => {
-    if (r.url().endsWith("/profile") && r.request().method() === "POST")
-      console.log("PROFILE", (await r.text()).slice(0, 2500));
-  });
 
   await test.step("the page loads the bundle, and <hanko-auth> starts a login flow on the tenant URL", async () => {
     const bundle = page.waitForResponse(`${base}/examples/hanko-elements/elements.js`);
