@@ -47,44 +47,74 @@ export async function verifyUserPassword(
   ensurePasswordsEnabled(tenant);
   const audit = { ...context, actor: user.id };
   try {
-    await check(tenant, user, password, audit);
+    checkLoginPassword(password);
+    await checkKnownUserPassword(tenant, user.id, normalizePassword(password), audit);
   } catch (error) {
-    await recordFailure(tenant, user, audit, error);
+    await recordPasswordFailure(
+      tenant,
+      TYPE,
+      audit,
+      user.id,
+      error,
+      "could not record a failed password check",
+    );
     throw error;
   }
   await recordAuditEvent(tenant.id, { ...audit, type: `${TYPE}.succeeded`, details: { user_id: user.id } });
 }
 
-async function check(tenant: Tenant, user: User, password: string, audit: AuditContext): Promise<void> {
-  checkLoginPassword(password);
-  const normalized = normalizePassword(password);
-  const reserved = await reserveAttempt(tenant.id, user.id, MAX_FAILED_ATTEMPTS);
+/**
+ * The password check of an existing user, shared by `POST /password/login` and `verifyUserPassword`:
+ * an attempt is reserved (counted) before the `normalized` password is checked, so parallel guesses
+ * cannot exceed the limit. A user without a password is `PasswordRejected` as slowly as a wrong
+ * password (a dummy hash is verified); a locked password, or one the failure that reaches the limit
+ * locks (audited `password.locked`), is `PasswordLocked`. Success clears the failure count.
+ */
+export async function checkKnownUserPassword(
+  tenant: Tenant,
+  userId: string,
+  normalized: string,
+  audit: AuditContext,
+): Promise<void> {
+  const reserved = await reserveAttempt(tenant.id, userId, MAX_FAILED_ATTEMPTS);
   if (!reserved) {
-    if (!(await findPassword(tenant.id, user.id))) {
+    if (!(await findPassword(tenant.id, userId))) {
       // As slow as a wrong password, so timing does not tell whether the user has one.
       await verifyDummy(normalized);
       throw new PasswordRejected("the user has no password");
     }
-    await lockIfExhausted(tenant.id, user.id, MAX_FAILED_ATTEMPTS);
+    await lockIfExhausted(tenant.id, userId, MAX_FAILED_ATTEMPTS);
     throw new PasswordLocked();
   }
   if (!(await verifyPassword(reserved.hash, normalized))) {
     const lockedNow =
       reserved.failedAttempts >= MAX_FAILED_ATTEMPTS &&
-      (await lockIfExhausted(tenant.id, user.id, MAX_FAILED_ATTEMPTS));
+      (await lockIfExhausted(tenant.id, userId, MAX_FAILED_ATTEMPTS));
     if (lockedNow) {
       await recordAuditEvent(tenant.id, {
         ...audit,
         type: "password.locked",
-        details: { user_id: user.id, failed_attempts: reserved.failedAttempts },
+        details: { user_id: userId, failed_attempts: reserved.failedAttempts },
       });
     }
     throw new PasswordRejected(`wrong password (${reserved.failedAttempts} consecutive failures)`);
   }
-  if (!(await clearAttempts(tenant.id, user.id))) throw new PasswordLocked();
+  if (!(await clearAttempts(tenant.id, userId))) throw new PasswordLocked();
 }
 
-async function recordFailure(tenant: Tenant, user: User, audit: AuditContext, error: unknown): Promise<void> {
+/**
+ * Audits a failed password check as `${type}.failed` for `userId`: the reason (a `PasswordRejected`'s
+ * own, else the error's message and details) and the status the caller sees. An audit failure is only
+ * logged (`logMessage`), so the caller's error stands.
+ */
+export async function recordPasswordFailure(
+  tenant: Tenant,
+  type: string,
+  audit: AuditContext,
+  userId: string,
+  error: unknown,
+  logMessage: string,
+): Promise<void> {
   const reason =
     error instanceof PasswordRejected
       ? error.reason
@@ -95,10 +125,10 @@ async function recordFailure(tenant: Tenant, user: User, audit: AuditContext, er
   try {
     await recordAuditEvent(tenant.id, {
       ...audit,
-      type: `${TYPE}.failed`,
-      details: { user_id: user.id, reason, status },
+      type: `${type}.failed`,
+      details: { user_id: userId, reason, status },
     });
   } catch (auditError) {
-    getLogger().error({ err: auditError, type: TYPE }, "could not record a failed password check");
+    getLogger().error({ err: auditError, type }, logMessage);
   }
 }

@@ -2,6 +2,7 @@ import { generateAuthenticationOptions, verifyAuthenticationResponse } from "@si
 import type {
   AuthenticationResponseJSON,
   PublicKeyCredentialRequestOptionsJSON,
+  VerifiedAuthenticationResponse,
 } from "@simplewebauthn/server";
 import { recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { findCredentialWithOwner, recordCredentialUse, type Credential } from "@/lib/credentials";
@@ -124,6 +125,36 @@ export async function finalizeAssertion<T, K extends AssertionKind>(
     }
   }
 
+  const info = await verifyAssertionSignature(tenant, response, credential, ceremony);
+
+  return transaction(async () => {
+    await recordAssertionUse(tenant, credential, info);
+    const verified = { ceremony, credential, ownerExternalId } as VerifiedAssertion<K>;
+    const { result, details } = await complete(verified);
+    await recordAuditEvent(tenant.id, {
+      ...context,
+      type: `${auditPrefix(kind)}.finalize.succeeded`,
+      // Public API events name the user by its id, Passkey API events by the relying party's.
+      actor: kind === "public-login" ? credential.userId : ownerExternalId,
+      details: { credential_id: credential.id, ...details },
+    });
+    return result;
+  });
+}
+
+type AuthenticationInfo = VerifiedAuthenticationResponse["authenticationInfo"];
+
+/**
+ * SimpleWebAuthn's verification of an assertion against the stored key and the ceremony's challenge
+ * and UV requirement (signature, origin, RP ID, type, flags, sign count), then the backup eligibility
+ * the credential was registered with. Every failure is `assertionFailed`.
+ */
+export async function verifyAssertionSignature(
+  tenant: Tenant,
+  response: AuthenticationResponseJSON,
+  credential: Credential,
+  ceremony: { challenge: string; userVerification: string },
+): Promise<AuthenticationInfo> {
   let info;
   try {
     const verification = await verifyAuthenticationResponse({
@@ -151,24 +182,24 @@ export async function finalizeAssertion<T, K extends AssertionKind>(
   if ((info.credentialDeviceType === "multiDevice") !== credential.backupEligible) {
     throw assertionFailed("the backup eligibility flag differs from the one registered");
   }
+  return info;
+}
 
-  return transaction(async () => {
-    const recorded = await recordCredentialUse(tenant.id, credential.id, {
-      expectedSignCount: credential.signCount,
-      signCount: info.newCounter,
-      backupState: info.credentialBackedUp,
-    });
-    if (!recorded)
-      throw assertionFailed("the credential was used or removed during this ceremony (sign counter changed)");
-    const verified = { ceremony, credential, ownerExternalId } as VerifiedAssertion<K>;
-    const { result, details } = await complete(verified);
-    await recordAuditEvent(tenant.id, {
-      ...context,
-      type: `${auditPrefix(kind)}.finalize.succeeded`,
-      // Public API events name the user by its id, Passkey API events by the relying party's.
-      actor: kind === "public-login" ? credential.userId : ownerExternalId,
-      details: { credential_id: credential.id, ...details },
-    });
-    return result;
+/**
+ * Records a verified assertion's use of the credential (new sign count, backup state) with a
+ * compare-and-set on the sign count it was verified against, in the caller's transaction: a concurrent
+ * use or removal fails the ceremony.
+ */
+export async function recordAssertionUse(
+  tenant: Tenant,
+  credential: Credential,
+  info: AuthenticationInfo,
+): Promise<void> {
+  const recorded = await recordCredentialUse(tenant.id, credential.id, {
+    expectedSignCount: credential.signCount,
+    signCount: info.newCounter,
+    backupState: info.credentialBackedUp,
   });
+  if (!recorded)
+    throw assertionFailed("the credential was used or removed during this ceremony (sign counter changed)");
 }

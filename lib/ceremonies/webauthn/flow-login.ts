@@ -2,19 +2,19 @@ import type {
   AuthenticationResponseJSON,
   PublicKeyCredentialRequestOptionsJSON,
 } from "@simplewebauthn/server";
-import { verifyAuthenticationResponse } from "@simplewebauthn/server";
-import { z } from "zod";
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
-import {
-  findCredentialWithOwner,
-  recordCredentialUse,
-  selectUserCredentials,
-  type Credential,
-} from "@/lib/credentials";
+import { AuthenticationResponse } from "@/lib/contracts/passkey/schemas";
+import { findCredentialWithOwner, selectUserCredentials, type Credential } from "@/lib/credentials";
 import { transaction } from "@/lib/db";
 import type { Tenant } from "@/lib/tenants";
 import { findUser, type User } from "@/lib/users";
-import { assertionFailed, finalizeAssertion, issueAssertionOptions } from "./assertion";
+import {
+  assertionFailed,
+  finalizeAssertion,
+  issueAssertionOptions,
+  recordAssertionUse,
+  verifyAssertionSignature,
+} from "./assertion";
 import { consumeChallenge } from "./challenges";
 import { isEmbedded, readClientData } from "./client-data";
 
@@ -74,37 +74,13 @@ export async function issueFlowRequestOptions(
   });
 }
 
-const Base64Url = z
-  .string()
-  .min(1)
-  .max(16 * 1024)
-  .regex(/^[A-Za-z0-9_-]+={0,2}$/)
-  .transform((value) => value.replace(/=+$/, ""));
-
-/** What `navigator.credentials.get()` gives, as JSON (the flow's `assertion_response` input). */
-const AssertionResponse = z.object({
-  id: Base64Url,
-  rawId: Base64Url,
-  type: z.literal("public-key"),
-  response: z.object({
-    clientDataJSON: Base64Url,
-    authenticatorData: Base64Url,
-    signature: Base64Url,
-    userHandle: z
-      .union([Base64Url, z.literal("")])
-      .nullish()
-      .transform((value) => value || undefined),
-  }),
-  authenticatorAttachment: z
-    .enum(["platform", "cross-platform"])
-    .nullish()
-    .transform((value) => value ?? undefined),
-  clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
-});
-
-/** The assertion as SimpleWebAuthn takes it, or undefined when the value is not one. */
+/**
+ * The flow's `assertion_response` input (what `navigator.credentials.get()` gives, as JSON) as
+ * SimpleWebAuthn takes it, or undefined when the value is not one. The same schema as the Passkey and
+ * public APIs' finalize bodies, as the flow's attestation inputs use theirs.
+ */
 export function parseAssertionResponse(value: unknown): AuthenticationResponseJSON | undefined {
-  const parsed = AssertionResponse.safeParse(value);
+  const parsed = AuthenticationResponse.safeParse(value);
   return parsed.success ? (parsed.data as AuthenticationResponseJSON) : undefined;
 }
 
@@ -176,18 +152,9 @@ export async function finalizeSecurityKeyLogin(
     ) {
       throw assertionFailed(NOT_USABLE);
     }
-    const info = await verifySignature(tenant, response, credential, ceremony);
+    const info = await verifyAssertionSignature(tenant, response, credential, ceremony);
     return transaction(async () => {
-      const recorded = await recordCredentialUse(tenant.id, credential.id, {
-        expectedSignCount: credential.signCount,
-        signCount: info.newCounter,
-        backupState: info.credentialBackedUp,
-      });
-      if (!recorded) {
-        throw assertionFailed(
-          "the credential was used or removed during this ceremony (sign counter changed)",
-        );
-      }
+      await recordAssertionUse(tenant, credential, info);
       await recordAuditEvent(tenant.id, {
         ...audit,
         type: `${MFA_LOGIN}.finalize.succeeded`,
@@ -196,37 +163,4 @@ export async function finalizeSecurityKeyLogin(
       return credential;
     });
   });
-}
-
-/** SimpleWebAuthn's verification against the stored key and the ceremony's UV requirement. */
-async function verifySignature(
-  tenant: Tenant,
-  response: AuthenticationResponseJSON,
-  credential: Credential,
-  ceremony: { challenge: string; userVerification: string },
-) {
-  let info;
-  try {
-    const verification = await verifyAuthenticationResponse({
-      response,
-      expectedChallenge: ceremony.challenge,
-      expectedOrigin: tenant.origins,
-      expectedRPID: tenant.rpId,
-      expectedType: "webauthn.get",
-      credential: {
-        id: credential.id,
-        publicKey: new Uint8Array(Buffer.from(credential.publicKey, "base64url")),
-        counter: credential.signCount,
-      },
-      requireUserVerification: ceremony.userVerification === "required",
-    });
-    if (!verification.verified) throw new Error("the signature could not be verified");
-    info = verification.authenticationInfo;
-  } catch (error) {
-    throw assertionFailed((error as Error).message);
-  }
-  if ((info.credentialDeviceType === "multiDevice") !== credential.backupEligible) {
-    throw assertionFailed("the backup eligibility flag differs from the one registered");
-  }
-  return info;
 }

@@ -14,12 +14,15 @@ export type StoredCeremonyKind = CeremonyKind | PublicCeremonyKind;
 /** Public-key algorithms offered at registration: EdDSA, ES256 and RS256 (WebAuthn and FIDO2 conformance). */
 export const SUPPORTED_ALGORITHMS = [-8, -7, -257];
 
-/** Which policy a ceremony kind runs under: MFA ceremonies use the tenant's MFA settings. */
+/**
+ * Which policy a ceremony kind runs under: MFA ceremonies (the Passkey API's, and a platform user's
+ * security key) use the tenant's MFA settings.
+ */
 export function policyOf(
   tenant: Tenant,
   kind: StoredCeremonyKind,
 ): { name: "passkey" | "mfa"; policy: WebauthnPolicy } {
-  return kind === "mfa-registration" || kind === "mfa-login"
+  return kind === "mfa-registration" || kind === "mfa-login" || kind === "public-mfa-registration"
     ? { name: "mfa", policy: tenant.mfaPolicy }
     : { name: "passkey", policy: tenant.passkeyPolicy };
 }

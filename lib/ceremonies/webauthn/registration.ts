@@ -19,7 +19,14 @@ import { findUser, upsertExternalUser, type User } from "@/lib/users";
 import { consumeChallenge, storeChallenge } from "./challenges";
 import { attestationProblem } from "./attestation";
 import { isEmbedded, readClientData } from "./client-data";
-import { SUPPORTED_ALGORITHMS, auditPrefix, policyOf, timeoutMs, type PublicCeremonyKind } from "./policy";
+import {
+  SUPPORTED_ALGORITHMS,
+  auditPrefix,
+  policyOf,
+  timeoutMs,
+  type PublicCeremonyKind,
+  type StoredCeremonyKind,
+} from "./policy";
 import { issueCeremonyToken } from "./token";
 import { userHandleOf } from "./user-handle";
 
@@ -46,16 +53,17 @@ export type AnyRegistrationKind =
 const MAX_CREDENTIAL_ID_BYTES = 1023;
 
 /**
- * Creation options for `user` under the tenant's policy for `kind`, with a single-use challenge stored
- * for tenant, kind and user. `excludeCredentials` lists the user's credentials, so an authenticator
- * that already holds one says so instead of registering twice.
+ * Creation options for `user` under the tenant's policy for `kind` (`policyOf`), with a single-use
+ * challenge stored for tenant, kind and user. `excludeCredentials` lists the user's credentials, so an
+ * authenticator that already holds one says so instead of registering twice. `attestation` is the
+ * policy's own value (the library sends only `none` or `direct`).
  */
-export async function issueCreationOptions(
+export async function generateCreationOptions(
   tenant: Tenant,
-  kind: AnyRegistrationKind,
+  kind: StoredCeremonyKind,
   user: User,
   names: { userName: string; displayName: string },
-): Promise<CreationOptions> {
+): Promise<PublicKeyCredentialCreationOptionsJSON> {
   const { name, policy } = policyOf(tenant, kind);
   const existing = await selectUserCredentials(tenant.id, user.id);
   const options = await generateRegistrationOptions({
@@ -83,9 +91,23 @@ export async function issueCreationOptions(
     userVerification: policy.userVerification,
     ttlSeconds: tenant.challengeTtlSeconds,
   });
+  return { ...options, attestation: policy.attestation };
+}
+
+/**
+ * `generateCreationOptions` for the Passkey API and the public API: `authenticatorSelection` also
+ * carries the spec's `authenticatorAttachement` spelling.
+ */
+export async function issueCreationOptions(
+  tenant: Tenant,
+  kind: AnyRegistrationKind,
+  user: User,
+  names: { userName: string; displayName: string },
+): Promise<CreationOptions> {
+  const { policy } = policyOf(tenant, kind);
+  const options = await generateCreationOptions(tenant, kind, user, names);
   return {
     ...options,
-    attestation: policy.attestation,
     authenticatorSelection: {
       ...options.authenticatorSelection,
       ...(policy.attachment ? { authenticatorAttachement: policy.attachment } : {}),
@@ -188,16 +210,16 @@ export async function verifyRegistration(
 }
 
 /**
- * Stores a verified credential for `user` and records the success event, in the caller's transaction.
- * Returns the credential id.
+ * Stores a verified credential for `user` (`isMfa`: usable only as a second factor) and records the
+ * success event `type`, in the caller's transaction. Returns the credential id; a credential id the
+ * tenant already has is refused.
  */
-export async function storeRegisteredCredential(
+export async function storeVerifiedCredential(
   tenant: Tenant,
-  kind: AnyRegistrationKind,
   user: User,
   response: RegistrationResponseJSON,
   { info }: VerifiedRegistration,
-  context: AuditContext & { actor: string },
+  { isMfa, type, audit }: { isMfa: boolean; type: string; audit: AuditContext },
 ): Promise<string> {
   const credentialId = info.credential.id;
   const stored = await insertCredential({
@@ -213,15 +235,34 @@ export async function storeRegisteredCredential(
     backupEligible: info.credentialDeviceType === "multiDevice",
     backupState: info.credentialBackedUp,
     userVerified: info.userVerified,
-    isMfa: kind === "mfa-registration",
+    isMfa,
   });
   if (!stored) throw invalidAttestation("this credential is already registered");
   await recordAuditEvent(tenant.id, {
-    ...context,
-    type: `${auditPrefix(kind)}.finalize.succeeded`,
+    ...audit,
+    type,
     details: { credential_id: credentialId, aaguid: info.aaguid, fmt: info.fmt },
   });
   return credentialId;
+}
+
+/**
+ * Stores a verified credential of a `kind` ceremony for `user` and records the success event, in the
+ * caller's transaction. Returns the credential id.
+ */
+export async function storeRegisteredCredential(
+  tenant: Tenant,
+  kind: AnyRegistrationKind,
+  user: User,
+  response: RegistrationResponseJSON,
+  verified: VerifiedRegistration,
+  context: AuditContext & { actor: string },
+): Promise<string> {
+  return storeVerifiedCredential(tenant, user, response, verified, {
+    isMfa: kind === "mfa-registration",
+    type: `${auditPrefix(kind)}.finalize.succeeded`,
+    audit: context,
+  });
 }
 
 /**

@@ -1,26 +1,20 @@
-import {
-  generateRegistrationOptions,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type RegistrationResponseJSON,
+import type {
+  PublicKeyCredentialCreationOptionsJSON,
+  RegistrationResponseJSON,
 } from "@simplewebauthn/server";
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
-import {
-  authenticatorName,
-  defaultCredentialName,
-  insertCredential,
-  selectUserCredentials,
-} from "@/lib/credentials";
 import { transaction } from "@/lib/db";
 import type { CeremonyKind } from "@/lib/db/schema";
 import { selectUserEmails } from "@/lib/emails/store";
-import { BadRequest } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
 import type { User } from "@/lib/users";
-import { storeChallenge } from "./challenges";
-import { SUPPORTED_ALGORITHMS, timeoutMs } from "./policy";
 import type { PublicCeremonyResult } from "./public";
-import { verifyRegistration, type AnyRegistrationKind, type VerifiedRegistration } from "./registration";
-import { userHandleOf } from "./user-handle";
+import {
+  generateCreationOptions,
+  storeVerifiedCredential,
+  verifyRegistration,
+  type AnyRegistrationKind,
+} from "./registration";
 
 /**
  * A signed-in platform user's security key (a second factor, `is_mfa`): its own kind, so neither the
@@ -54,80 +48,21 @@ export async function initializeSecurityKeyRegistration(
   const audit = { ...context, actor: user.id };
   return auditFailures(tenant.id, type, audit, () =>
     transaction(async () => {
-      const policy = tenant.mfaPolicy;
       const name = await userName(tenant, user);
-      const existing = await selectUserCredentials(tenant.id, user.id);
-      const options = await generateRegistrationOptions({
-        rpName: tenant.rpName,
-        rpID: tenant.rpId,
+      const options = await generateCreationOptions(tenant, SECURITY_KEY, user, {
         userName: name,
-        userDisplayName: user.displayName?.trim() || name,
-        userID: userHandleOf(user),
-        timeout: timeoutMs(tenant),
-        attestationType: policy.attestation === "none" ? "none" : "direct",
-        excludeCredentials: existing.map((credential) => ({ id: credential.id })),
-        authenticatorSelection: {
-          residentKey: policy.residentKey,
-          userVerification: policy.userVerification,
-          ...(policy.attachment ? { authenticatorAttachment: policy.attachment } : {}),
-        },
-        supportedAlgorithmIDs: SUPPORTED_ALGORITHMS,
-      });
-      await storeChallenge({
-        tenantId: tenant.id,
-        kind: SECURITY_KEY,
-        challenge: options.challenge,
-        userId: user.id,
-        policy: "mfa",
-        userVerification: policy.userVerification,
-        ttlSeconds: tenant.challengeTtlSeconds,
+        displayName: user.displayName?.trim() || name,
       });
       await recordAuditEvent(tenant.id, { ...audit, type: `${type}.succeeded` });
-      return { ...options, attestation: policy.attestation };
+      return options;
     }),
   );
 }
 
-/** Stores a verified security key of `user` (`is_mfa`: never a passkey login) with the success event. */
-async function storeSecurityKey(
-  tenant: Tenant,
-  user: User,
-  response: RegistrationResponseJSON,
-  { info }: VerifiedRegistration,
-  audit: AuditContext,
-): Promise<string> {
-  const credentialId = info.credential.id;
-  const stored = await insertCredential({
-    tenantId: tenant.id,
-    id: credentialId,
-    userId: user.id,
-    name: defaultCredentialName(credentialId, authenticatorName(info.aaguid)),
-    publicKey: Buffer.from(info.credential.publicKey).toString("base64url"),
-    signCount: info.credential.counter,
-    transports: response.response.transports ?? [],
-    aaguid: info.aaguid,
-    attestationType: info.fmt,
-    backupEligible: info.credentialDeviceType === "multiDevice",
-    backupState: info.credentialBackedUp,
-    userVerified: info.userVerified,
-    isMfa: true,
-  });
-  if (!stored) {
-    throw new BadRequest("failed to validate attestation", {
-      details: ["this credential is already registered"],
-    });
-  }
-  await recordAuditEvent(tenant.id, {
-    ...audit,
-    type: `${AUDIT}.finalize.succeeded`,
-    details: { credential_id: credentialId, aaguid: info.aaguid, fmt: info.fmt },
-  });
-  return credentialId;
-}
-
 /**
  * Verifies the attestation of a security-key ceremony the same user started (every check of
- * `verifyRegistration`) and stores the key as the user's second factor.
+ * `verifyRegistration`) and stores the key as the user's second factor (`is_mfa`: never a passkey
+ * login).
  */
 export async function finalizeSecurityKeyRegistration(
   tenant: Tenant,
@@ -141,7 +76,11 @@ export async function finalizeSecurityKeyRegistration(
       userId: user.id,
     });
     return transaction(async () => {
-      const credentialId = await storeSecurityKey(tenant, user, response, verified, audit);
+      const credentialId = await storeVerifiedCredential(tenant, user, response, verified, {
+        isMfa: true,
+        type: `${AUDIT}.finalize.succeeded`,
+        audit,
+      });
       return { credential_id: credentialId, user_id: user.id };
     });
   });
