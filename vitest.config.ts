@@ -13,7 +13,13 @@ export default defineConfig({
   },
   test: {
     environment: "node",
-    include: ["lib/**/*.test.ts", "app/**/*.test.ts", "cli/**/*.test.ts", "tests/**/*.test.ts"],
+    include: [
+      "lib/**/*.test.ts",
+      "elements/**/*.test.ts",
+      "app/**/*.test.ts",
+      "cli/**/*.test.ts",
+      "tests/**/*.test.ts",
+    ],
     setupFiles: ["tests/setup/database.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,

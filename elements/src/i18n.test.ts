@@ -1,0 +1,77 @@
+import { describe, expect, it } from "vitest";
+import { dispatch, eventName, EVENTS, listen } from "./events";
+import { BUILT_IN, translator } from "./i18n";
+
+describe("translator", () => {
+  it("has a German text for every English key, and none left in English by mistake", () => {
+    const en = BUILT_IN.en!;
+    const de = BUILT_IN.de!;
+    expect(Object.keys(de).sort()).toEqual(Object.keys(en).sort());
+    const same = Object.keys(en).filter((key) => en[key as keyof typeof en] === de[key as keyof typeof de]);
+    // Words that are the same in both languages.
+    expect(same.sort()).toEqual(["input.code", "input.otp_code", "input.token", "text.passkeys"]);
+  });
+
+  it("picks the language, falls back from a region to the language and then to English", () => {
+    expect(translator("de")("state.login_init")).toBe("Anmelden");
+    expect(translator("de-CH")("state.login_init")).toBe("Anmelden");
+    expect(translator("fr")("state.login_init")).toBe("Sign in");
+    expect(translator("en")("no.such.key")).toBe("no.such.key");
+  });
+
+  it("lets custom translations add a language and override single texts, the rest from English", () => {
+    const t = translator("fr", { fr: { "state.login_init": "Connexion" } });
+    expect(t("state.login_init")).toBe("Connexion");
+    expect(t("action.back")).toBe("Back");
+    expect(translator("de", { de: { "action.back": "Zurückgehen" } })("action.back")).toBe("Zurückgehen");
+  });
+
+  it("fills placeholders", () => {
+    expect(translator("de")("text.lastUsed", { date: "heute" })).toBe("zuletzt genutzt heute");
+    expect(translator("en")("text.resendIn", {})).toBe("You can ask for a new code in {seconds} s.");
+  });
+});
+
+describe("events", () => {
+  it("names events <prefix>-<event>, as the spec's auth-success and auth-error", () => {
+    expect(eventName("sesame", "authSuccess")).toBe("sesame-auth-success");
+    expect(eventName("acme", "authError")).toBe("acme-auth-error");
+    expect(
+      Object.values(EVENTS).map((name) =>
+        eventName(
+          "x",
+          Object.keys(EVENTS).find(
+            (key) => EVENTS[key as keyof typeof EVENTS] === name,
+          ) as keyof typeof EVENTS,
+        ),
+      ),
+    ).toEqual([
+      "x-auth-success",
+      "x-auth-error",
+      "x-login",
+      "x-registration",
+      "x-logout",
+      "x-session-expired",
+    ]);
+  });
+
+  it("dispatches bubbling, composed CustomEvents with the detail, heard by listen() on document", () => {
+    const target = new EventTarget();
+    const seen: Event[] = [];
+    target.addEventListener("sesame-logout", (event) => seen.push(event));
+    dispatch(target, "sesame", "logout", { userId: "u1" });
+    expect(seen).toHaveLength(1);
+    const [event] = seen as CustomEvent[];
+    expect(event).toMatchObject({ bubbles: true, composed: true, detail: { userId: "u1" } });
+
+    const heard: unknown[] = [];
+    const document = new EventTarget();
+    Object.assign(globalThis, { document });
+    const stop = listen("sesame", "sessionExpired", (detail) => heard.push(detail));
+    dispatch(document, "sesame", "sessionExpired", { userId: "u2" });
+    stop();
+    dispatch(document, "sesame", "sessionExpired", { userId: "u3" });
+    expect(heard).toEqual([{ userId: "u2" }]);
+    Reflect.deleteProperty(globalThis, "document");
+  });
+});
