@@ -27,6 +27,14 @@ describe("npm run sesame", { timeout: 120_000 }, () => {
       "CLI Co",
       "--origin",
       "http://localhost:4000",
+      "--brand-name",
+      "CLI Co Login",
+      "--brand-color",
+      "#FF6600",
+      "--brand-background",
+      "#fafafa",
+      "--logo-url",
+      "https://cdn.cli.test/logo.svg",
       "--json",
     );
     expect(created.code, created.stderr).toBe(0);
@@ -44,7 +52,18 @@ describe("npm run sesame", { timeout: 120_000 }, () => {
     const listed = JSON.parse(sesame("tenant", "list", "--json").stdout);
     expect(listed.tenants).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ id: tenantId, rpId: "localhost", origins: ["http://localhost:4000"] }),
+        expect.objectContaining({
+          id: tenantId,
+          rpId: "localhost",
+          origins: ["http://localhost:4000"],
+          branding: {
+            displayName: "CLI Co Login",
+            primaryColor: "#ff6600",
+            backgroundColor: "#fafafa",
+            textColor: "#0f172a",
+            logoUrl: "https://cdn.cli.test/logo.svg",
+          },
+        }),
       ]),
     );
 
@@ -203,6 +222,40 @@ describe("npm run sesame", { timeout: 120_000 }, () => {
     const badLimit = sesame("tenant", "update", tenantId, "--rate-limit", "passcode=0/60");
     expect(badLimit.code).toBe(1);
     expect(badLimit.stderr).toContain("tenant.platform.rateLimits.passcode.points");
+
+    // Hosted page branding (set at creation above) merges field by field; `none` clears the logo.
+    const rebranded = sesame(
+      "tenant",
+      "update",
+      tenantId,
+      "--brand-text-color",
+      "#111827",
+      "--logo-url",
+      "none",
+      "--json",
+    );
+    expect(rebranded.code, rebranded.stderr).toBe(0);
+    expect(JSON.parse(rebranded.stdout).tenant.branding).toEqual({
+      displayName: "CLI Co Login",
+      primaryColor: "#ff6600",
+      backgroundColor: "#fafafa",
+      textColor: "#111827",
+      logoUrl: null,
+    });
+    const badColour = sesame(
+      "tenant",
+      "update",
+      tenantId,
+      "--brand-color",
+      "orange",
+      "--logo-url",
+      "http://x.test/l.png",
+    );
+    expect(badColour.code).toBe(1);
+    expect(badColour.stderr).toContain(
+      "tenant.branding.primaryColor: must be a colour in hex notation: # and six hex digits",
+    );
+    expect(badColour.stderr).toContain("tenant.branding.logoUrl: must be an https URL");
 
     const refused = sesame("tenant", "update", tenantId, "--passcode-ttl", "900", "--name", "Renamed");
     expect(refused.code).toBe(1);

@@ -55,6 +55,11 @@ const SETTINGS_OPTIONS = {
   "mfa-totp": { type: "string" },
   "mfa-security-keys": { type: "string" },
   "rate-limit": { type: "string", multiple: true },
+  "brand-name": { type: "string" },
+  "brand-color": { type: "string" },
+  "brand-background": { type: "string" },
+  "brand-text-color": { type: "string" },
+  "logo-url": { type: "string" },
 } as const;
 
 /** Only the fields given; undefined when none is (the tenant's current values stay). */
@@ -175,6 +180,20 @@ function platformFrom(values: Record<string, unknown>) {
   });
 }
 
+/** `none` clears an optional text setting (back to its default: null). */
+const textOrNone = (value: unknown) => (value === "none" ? null : text(value));
+
+/** Hosted page branding: merges field by field into the tenant's; colours are checked by the domain. */
+function brandingFrom(values: Record<string, unknown>) {
+  return section({
+    displayName: textOrNone(values["brand-name"]),
+    primaryColor: text(values["brand-color"]),
+    backgroundColor: text(values["brand-background"]),
+    textColor: text(values["brand-text-color"]),
+    logoUrl: textOrNone(values["logo-url"]),
+  });
+}
+
 const number = (value: unknown) => (typeof value === "string" ? Number(value) : undefined);
 const text = (value: unknown) => (typeof value === "string" ? value : undefined);
 
@@ -195,6 +214,7 @@ function settingsFrom(values: Record<string, unknown>): Record<string, unknown> 
     mfaPolicy: policyFrom(values, "mfa-"),
     uaf: uafFrom(values),
     platform: platformFrom(values),
+    branding: brandingFrom(values),
   };
   return Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined));
 }
@@ -219,7 +239,9 @@ export const tenantCreate: Command = {
     "[--allow-deletion true|false] [--passkeys-enabled true|false] [--passkeys-optional true|false] " +
     "[--passcodes-enabled true|false] [--username-enabled true|false] [--username-required true|false] " +
     "[--username-min-length <n>] [--username-max-length <n>] [--mfa-enabled true|false] [--mfa-totp true|false] " +
-    "[--mfa-security-keys true|false] [--rate-limit <group>=<points>/<seconds>]... [--json]",
+    "[--mfa-security-keys true|false] [--rate-limit <group>=<points>/<seconds>]... [--brand-name <name|none>] " +
+    "[--brand-color <#rrggbb>] [--brand-background <#rrggbb>] [--brand-text-color <#rrggbb>] " +
+    "[--logo-url <https url|none>] [--json]",
   description:
     "Create a tenant with a signing key and one API key per scope (admin, passkey, authenticator).",
   options: SETTINGS_OPTIONS,
@@ -260,7 +282,7 @@ export const tenantUpdate: Command = {
   name: "tenant update",
   usage: "tenant update <tenant-id> [the settings options of tenant create] [--json]",
   description:
-    "Change settings of a tenant. Policies, UAF and public API settings merge field by field; --origin and " +
+    "Change settings of a tenant. Policies, UAF, public API and branding settings merge field by field; --origin and " +
     "each repeatable --uaf-… option replace their whole list (none empties it); each --rate-limit sets one " +
     "endpoint group (passcode, password, session_validate, …) and keeps the others.",
   options: SETTINGS_OPTIONS,

@@ -1,6 +1,7 @@
 import { getConfig } from "@/lib/config";
 import { transaction } from "@/lib/db";
 import {
+  DEFAULT_BRANDING,
   DEFAULT_MFA_POLICY,
   DEFAULT_PASSKEY_POLICY,
   DEFAULT_PLATFORM_SETTINGS,
@@ -9,7 +10,7 @@ import {
 import { CreateTenantInput } from "./schemas";
 import { createSigningKey } from "./signing-keys/create-signing-key";
 import { insertTenant } from "./store";
-import { patchPlatform, type Tenant } from "./tenant";
+import { patchBranding, patchPlatform, type Tenant } from "./tenant";
 import { checkOriginsMatchRpId, parseSettings } from "./validate-settings";
 
 /**
@@ -36,6 +37,7 @@ export async function createTenant(input: CreateTenantInput): Promise<Tenant> {
       mfaPolicy: { ...DEFAULT_MFA_POLICY, ...settings.mfaPolicy },
       uaf: { ...DEFAULT_UAF_SETTINGS, ...settings.uaf },
       platform: patchPlatform(DEFAULT_PLATFORM_SETTINGS, settings.platform),
+      branding: patchBranding(DEFAULT_BRANDING, settings.branding),
     });
     await createSigningKey(tenant.id, tenant.signingAlgorithm, { active: true });
     return tenant;

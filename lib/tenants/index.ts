@@ -3,6 +3,15 @@ export { getTenant } from "./get-tenant";
 export { listTenants } from "./list-tenants";
 export { provisionTenant, type ProvisionedTenant } from "./provision-tenant";
 export { updateTenant } from "./update-tenant";
-export { CreateTenantInput, Origin, RpId, TenantSettings, UpdateTenantInput } from "./schemas";
+export {
+  BrandingSettings,
+  CreateTenantInput,
+  HexColor,
+  LogoUrl,
+  Origin,
+  RpId,
+  TenantSettings,
+  UpdateTenantInput,
+} from "./schemas";
 export { UUID_PATTERN, type Tenant } from "./tenant";
 export { getJwks, rotateSigningKey, signToken, type SignTokenOptions } from "./signing-keys";

@@ -144,6 +144,40 @@ export const PlatformSettingsPatch = z.object({
   rateLimits: PlatformSettings.shape.rateLimits.optional(),
 });
 
+/** `#rrggbb`, stored in lower case. */
+export const HexColor = z
+  .string()
+  .trim()
+  .regex(/^#[0-9a-fA-F]{6}$/, "must be a colour in hex notation: # and six hex digits, such as #4f46e5")
+  .transform((value) => value.toLowerCase());
+
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/** A logo the hosted pages load: https, or http on localhost only (development). */
+export const LogoUrl = z
+  .string()
+  .trim()
+  .max(2048, "must be at most 2048 characters")
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      if (url.username || url.password) return false;
+      return url.protocol === "https:" || (url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname));
+    } catch {
+      return false;
+    }
+  }, "must be an https URL (http only on localhost), without user name or password")
+  .transform((value) => new URL(value).href);
+
+/** How the hosted pages look; a patch merges field by field into the tenant's (or the default) branding. */
+export const BrandingSettings = z.object({
+  displayName: z.string().trim().min(1).max(100).nullable(),
+  primaryColor: HexColor,
+  backgroundColor: HexColor,
+  textColor: HexColor,
+  logoUrl: LogoUrl.nullable(),
+});
+
 /** Settings a tenant may change; bounds mirror the CHECK constraints in lib/db/schema/tenants.ts. */
 export const TenantSettings = z.object({
   name: z.string().trim().min(1).max(100),
@@ -167,6 +201,7 @@ const PolicyPatches = {
   mfaPolicy: WebauthnPolicy.partial().optional(),
   uaf: UafSettings.partial().optional(),
   platform: PlatformSettingsPatch.optional(),
+  branding: BrandingSettings.partial().optional(),
 };
 
 export const CreateTenantInput = TenantSettings.partial().extend(PolicyPatches).required({ name: true });

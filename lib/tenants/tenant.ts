@@ -1,6 +1,7 @@
 import { ValidationFailed } from "@/lib/errors";
-import { DEFAULT_PLATFORM_SETTINGS, DEFAULT_UAF_SETTINGS } from "@/lib/db/schema";
+import { DEFAULT_BRANDING, DEFAULT_PLATFORM_SETTINGS, DEFAULT_UAF_SETTINGS } from "@/lib/db/schema";
 import type {
+  BrandingSettings,
   PlatformSettings,
   SigningAlgorithm,
   TenantRow,
@@ -25,13 +26,29 @@ export interface Tenant {
   mfaPolicy: WebauthnPolicy;
   uaf: UafSettings;
   platform: PlatformSettings;
+  branding: BrandingSettings;
   createdAt: Date;
   updatedAt: Date;
 }
 
 export function toTenant(row: TenantRow): Tenant {
   // Settings added later (jsonb) are completed with their defaults.
-  return { ...row, uaf: { ...DEFAULT_UAF_SETTINGS, ...row.uaf }, platform: mergePlatform(row.platform) };
+  return {
+    ...row,
+    uaf: { ...DEFAULT_UAF_SETTINGS, ...row.uaf },
+    platform: mergePlatform(row.platform),
+    branding: patchBranding(DEFAULT_BRANDING, row.branding),
+  };
+}
+
+/** Applies a validated branding patch field by field (`null` clears the display name or logo). */
+export function patchBranding(
+  current: BrandingSettings,
+  patch: { [K in keyof BrandingSettings]?: BrandingSettings[K] | undefined } | null | undefined,
+): BrandingSettings {
+  if (!patch) return current;
+  const defined = Object.entries(patch).filter(([, value]) => value !== undefined);
+  return { ...current, ...(Object.fromEntries(defined) as Partial<BrandingSettings>) };
 }
 
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -2,7 +2,7 @@ import { NotFound } from "@/lib/errors";
 import { transaction } from "@/lib/db";
 import { UpdateTenantInput } from "./schemas";
 import { findTenant, updateTenantRow } from "./store";
-import { patchPlatform, type Tenant } from "./tenant";
+import { patchBranding, patchPlatform, type Tenant } from "./tenant";
 import { checkOriginsMatchRpId, parseSettings } from "./validate-settings";
 
 /** Changes some settings of a tenant; everything is validated before anything is written. */
@@ -18,6 +18,7 @@ export async function updateTenant(tenantId: string, input: UpdateTenantInput): 
       mfaPolicy: { ...current.mfaPolicy, ...patch.mfaPolicy },
       uaf: { ...current.uaf, ...patch.uaf },
       platform: patchPlatform(current.platform, patch.platform),
+      branding: patchBranding(current.branding, patch.branding),
     });
     if (!updated) throw new NotFound("Tenant not found");
     return updated;

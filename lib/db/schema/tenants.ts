@@ -117,6 +117,28 @@ export const DEFAULT_PLATFORM_SETTINGS: PlatformSettings = {
   },
 };
 
+/** How the hosted login, profile and logout pages look (docs/hosted-pages.md). */
+export interface BrandingSettings {
+  /** Name shown on the hosted pages (heading, logo alt text); unset: the tenant's name. */
+  displayName: string | null;
+  /** `#rrggbb`: buttons and accents. */
+  primaryColor: string;
+  /** `#rrggbb`: the card behind the elements. */
+  backgroundColor: string;
+  /** `#rrggbb`: text on the background. */
+  textColor: string;
+  /** An https URL (http only on localhost, for development); unset: no logo. */
+  logoUrl: string | null;
+}
+
+export const DEFAULT_BRANDING: BrandingSettings = {
+  displayName: null,
+  primaryColor: "#4f46e5",
+  backgroundColor: "#ffffff",
+  textColor: "#0f172a",
+  logoUrl: null,
+};
+
 export const tenants = pgTable(
   "tenants",
   {
@@ -148,6 +170,8 @@ export const tenants = pgTable(
     uaf: jsonb("uaf").$type<UafSettings>().notNull().default(DEFAULT_UAF_SETTINGS),
     /** Public API: sessions, passwords, emails, account rules, API version, rate limits. */
     platform: jsonb("platform").$type<PlatformSettings>().notNull().default(DEFAULT_PLATFORM_SETTINGS),
+    /** Hosted pages: display name, colours, logo. */
+    branding: jsonb("branding").$type<BrandingSettings>().notNull().default(DEFAULT_BRANDING),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
