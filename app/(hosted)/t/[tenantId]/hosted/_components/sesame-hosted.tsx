@@ -1,0 +1,209 @@
+"use client";
+
+import { createElement, useCallback, useEffect, useState } from "react";
+import type { HostedLang } from "@/lib/hosted/lang";
+import { messages } from "@/lib/hosted/messages";
+import { hostedButton, hostedLink } from "./hosted-shell";
+import {
+  ElementsUnavailable,
+  logoutOnce,
+  registerSesameElements,
+  tenantApiUrl,
+  type SesameAuthSuccess,
+  type SesameClient,
+} from "./sesame-elements";
+
+/** What the page shows; exposed as `data-hosted-state` for tests. */
+type State =
+  | { name: "loading" }
+  | { name: "ready"; sesame: SesameClient }
+  | { name: "redirecting" }
+  | { name: "signed-out" }
+  | { name: "error"; reason: "bundle" | "logout" | "other" };
+
+type Props =
+  | {
+      view: "login";
+      tenantId: string;
+      lang: HostedLang;
+      /** Where to go after `sesame-auth-success`: already checked by safeRedirect on the server. */
+      redirectTo: string;
+    }
+  | {
+      view: "profile";
+      tenantId: string;
+      lang: HostedLang;
+      /** The hosted login, with `redirect_to` back to this profile page. */
+      loginUrl: string;
+      logoutUrl: string;
+    }
+  | {
+      view: "logout";
+      tenantId: string;
+      lang: HostedLang;
+      loginUrl: string;
+      /** A safe `redirect_to`, or null to stay on the signed-out page. */
+      redirectTo: string | null;
+    };
+
+function failure(error: unknown): State {
+  return { name: "error", reason: error instanceof ElementsUnavailable ? "bundle" : "other" };
+}
+
+/** Registers the Sesame elements for the tenant and runs one hosted page: login, profile or logout. */
+export function SesameHosted(props: Props) {
+  const { view, tenantId, lang } = props;
+  const t = messages(lang);
+  const [state, setState] = useState<State>({ name: "loading" });
+  const [attempt, setAttempt] = useState(0);
+  const redirectTo = props.view === "profile" ? null : props.redirectTo;
+  const loginUrl = props.view === "login" ? null : props.loginUrl;
+
+  // Login: a successful login or registration continues to the (server-checked) redirect target.
+  useEffect(() => {
+    if (view !== "login" || !redirectTo) return;
+    const onSuccess = (event: Event) => {
+      const detail = (event as CustomEvent<SesameAuthSuccess>).detail;
+      if (!detail?.userId) return;
+      setState({ name: "redirecting" });
+      window.location.assign(redirectTo);
+    };
+    document.addEventListener("sesame-auth-success", onSuccess);
+    return () => document.removeEventListener("sesame-auth-success", onSuccess);
+  }, [view, redirectTo]);
+
+  // Profile: a logout from inside the profile (or a deleted account) or an expired session leads back to
+  // the hosted login, which returns here after signing in.
+  useEffect(() => {
+    if (view !== "profile" || !loginUrl) return;
+    const toLogin = () => {
+      setState({ name: "redirecting" });
+      window.location.assign(loginUrl);
+    };
+    document.addEventListener("sesame-logout", toLogin);
+    document.addEventListener("sesame-session-expired", toLogin);
+    return () => {
+      document.removeEventListener("sesame-logout", toLogin);
+      document.removeEventListener("sesame-session-expired", toLogin);
+    };
+  }, [view, loginUrl]);
+
+  useEffect(() => {
+    let active = true;
+    const apiUrl = tenantApiUrl(tenantId);
+    const run = async () => {
+      let sesame: SesameClient;
+      try {
+        ({ sesame } = await registerSesameElements(apiUrl, lang));
+      } catch (error) {
+        if (active) setState(failure(error));
+        return;
+      }
+      if (view === "login") {
+        if (active) setState({ name: "ready", sesame });
+        return;
+      }
+      if (view === "profile") {
+        try {
+          const session = await sesame.validateSession();
+          if (!active) return;
+          if (session.is_valid) {
+            setState({ name: "ready", sesame });
+          } else {
+            setState({ name: "redirecting" });
+            window.location.replace(loginUrl!);
+          }
+        } catch (error) {
+          if (active) setState(failure(error));
+        }
+        return;
+      }
+      // Logout: end the session; a failed call is fine when no session is left afterwards.
+      try {
+        await logoutOnce(apiUrl, sesame);
+      } catch {
+        const session = await sesame.validateSession().catch(() => ({ is_valid: true }));
+        if (session.is_valid) {
+          if (active) setState({ name: "error", reason: "logout" });
+          return;
+        }
+      }
+      if (!active) return;
+      if (redirectTo) {
+        setState({ name: "redirecting" });
+        window.location.replace(redirectTo);
+      } else {
+        setState({ name: "signed-out" });
+      }
+    };
+    void run();
+    return () => {
+      active = false;
+    };
+  }, [tenantId, lang, view, redirectTo, loginUrl, attempt]);
+
+  const retry = useCallback(() => {
+    if (state.name === "error" && state.reason === "bundle") {
+      // A failed module import may be remembered by the page: a fresh page load fetches it again.
+      window.location.reload();
+      return;
+    }
+    setState({ name: "loading" });
+    setAttempt((n) => n + 1);
+  }, [state]);
+
+  return (
+    <section aria-label={t.sectionLabel} data-hosted-view={view} data-hosted-state={state.name}>
+      {state.name === "loading" || state.name === "redirecting" ? (
+        <p role="status" className="py-6 text-center">
+          {state.name === "redirecting"
+            ? t.redirecting
+            : view === "logout"
+              ? t.signingOut
+              : view === "profile"
+                ? t.checkingSession
+                : t.loading}
+        </p>
+      ) : null}
+
+      {state.name === "error" ? (
+        <div role="alert" className="space-y-4 py-2 text-center">
+          <p className="text-[color:var(--sesame-color-error)]">
+            {state.reason === "bundle"
+              ? t.bundleMissing
+              : state.reason === "logout"
+                ? t.logoutFailed
+                : t.errorText}
+          </p>
+          <button type="button" className={hostedButton} onClick={retry}>
+            {t.retry}
+          </button>
+        </div>
+      ) : null}
+
+      {state.name === "ready" ? (
+        <>
+          {createElement(view === "profile" ? "sesame-profile" : "sesame-auth", { lang })}
+          {props.view === "profile" ? (
+            <p className="mt-6 text-center text-sm">
+              <a href={props.logoutUrl} className={hostedLink}>
+                {t.signOut}
+              </a>
+            </p>
+          ) : null}
+        </>
+      ) : null}
+
+      {state.name === "signed-out" && loginUrl ? (
+        <div className="space-y-4 py-2 text-center">
+          <p role="status">{t.signedOut}</p>
+          <p>
+            <a href={loginUrl} className={hostedLink}>
+              {t.signInAgain}
+            </a>
+          </p>
+        </div>
+      ) : null}
+    </section>
+  );
+}

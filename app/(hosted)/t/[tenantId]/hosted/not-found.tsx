@@ -1,0 +1,16 @@
+import { headers } from "next/headers";
+import { NEUTRAL_BRANDING, hostedBranding } from "@/lib/hosted/branding";
+import { preferredLang } from "@/lib/hosted/lang";
+import { messages } from "@/lib/hosted/messages";
+import { HostedShell } from "./_components/hosted-shell";
+
+/** An unknown or malformed tenant id (status 404): no tenant, so Sesame's neutral look. */
+export default async function HostedNotFound() {
+  const lang = preferredLang((await headers()).get("accept-language"));
+  const t = messages(lang);
+  return (
+    <HostedShell lang={lang} style={hostedBranding("", NEUTRAL_BRANDING).style} heading={t.notFoundTitle}>
+      <p className="text-center">{t.notFoundText}</p>
+    </HostedShell>
+  );
+}

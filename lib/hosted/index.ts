@@ -1,0 +1,12 @@
+export {
+  NEUTRAL_BRANDING,
+  contrastRatio,
+  hostedBranding,
+  mix,
+  readableOn,
+  type HostedBranding,
+} from "./branding";
+export { HOSTED_LANGS, isHostedLang, pickLang, preferredLang, type HostedLang } from "./lang";
+export { messages, type HostedMessages } from "./messages";
+export { firstValue, hostedPath, isHostedPage, type HostedPage } from "./paths";
+export { MAX_REDIRECT_LENGTH, safeRedirect, type RedirectTenant } from "./redirect";

@@ -1,0 +1,71 @@
+import type { HostedLang } from "./lang";
+
+/** Every text of the hosted pages themselves (the elements bring their own). */
+export interface HostedMessages {
+  loginTitle: string;
+  profileTitle: string;
+  logoutTitle: string;
+  loading: string;
+  signingOut: string;
+  signedOut: string;
+  signInAgain: string;
+  signOut: string;
+  checkingSession: string;
+  redirecting: string;
+  bundleMissing: string;
+  logoutFailed: string;
+  retry: string;
+  errorTitle: string;
+  errorText: string;
+  notFoundTitle: string;
+  notFoundText: string;
+  sectionLabel: string;
+}
+
+const en: HostedMessages = {
+  loginTitle: "Sign in",
+  profileTitle: "Your account",
+  logoutTitle: "Sign out",
+  loading: "Loading…",
+  signingOut: "Signing you out…",
+  signedOut: "You are signed out.",
+  signInAgain: "Sign in again",
+  signOut: "Sign out",
+  checkingSession: "Checking your session…",
+  redirecting: "Redirecting…",
+  bundleMissing: "The sign-in component could not be loaded. Please try again later.",
+  logoutFailed: "We could not sign you out. Please try again.",
+  retry: "Try again",
+  errorTitle: "Something went wrong",
+  errorText: "This page could not be shown. Please try again.",
+  notFoundTitle: "Page not found",
+  notFoundText: "There is no sign-in page at this address. Check the link you followed.",
+  sectionLabel: "Account",
+};
+
+const de: HostedMessages = {
+  loginTitle: "Anmelden",
+  profileTitle: "Ihr Konto",
+  logoutTitle: "Abmelden",
+  loading: "Wird geladen…",
+  signingOut: "Sie werden abgemeldet…",
+  signedOut: "Sie sind abgemeldet.",
+  signInAgain: "Erneut anmelden",
+  signOut: "Abmelden",
+  checkingSession: "Ihre Sitzung wird geprüft…",
+  redirecting: "Weiterleitung…",
+  bundleMissing: "Die Anmeldekomponente konnte nicht geladen werden. Bitte versuchen Sie es später erneut.",
+  logoutFailed: "Die Abmeldung ist fehlgeschlagen. Bitte versuchen Sie es erneut.",
+  retry: "Erneut versuchen",
+  errorTitle: "Etwas ist schiefgelaufen",
+  errorText: "Diese Seite konnte nicht angezeigt werden. Bitte versuchen Sie es erneut.",
+  notFoundTitle: "Seite nicht gefunden",
+  notFoundText: "Unter dieser Adresse gibt es keine Anmeldeseite. Bitte prüfen Sie den Link.",
+  sectionLabel: "Konto",
+};
+
+const MESSAGES: Record<HostedLang, HostedMessages> = { en, de };
+
+export function messages(lang: HostedLang): HostedMessages {
+  return MESSAGES[lang];
+}
