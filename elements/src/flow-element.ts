@@ -7,6 +7,7 @@ import {
   startRegistration,
 } from "@simplewebauthn/browser";
 import { LitElement, html, nothing, unsafeCSS, type PropertyValues, type TemplateResult } from "lit";
+import { keyed } from "lit/directives/keyed.js";
 import {
   SesameRequestError,
   type FlowAction,
@@ -175,7 +176,9 @@ export abstract class SesameFlowElement extends LitElement {
     const payload = state.payload ?? {};
     const actions = state.actions ?? {};
     if (state.name === "preflight" && actions.register_client_capabilities) {
-      await this.run("register_client_capabilities", await capabilities());
+      // Not a step the user took: no focus move afterwards.
+      const found = await capabilities();
+      await this.step(() => this.config.client.runAction(state, "register_client_capabilities", found));
       return;
     }
     if (state.name === "success") {
@@ -307,7 +310,11 @@ export abstract class SesameFlowElement extends LitElement {
         }
       </div>
       <div aria-live="polite" class="sesame-visually-hidden">${this.busy ? t("text.busy") : ""}</div>
-      ${state ? this.renderState(state) : nothing}
+      ${
+        // New DOM for each new state: a field typed into must never carry its value into another state's
+        // field; the same state again (after an error) keeps what the user typed.
+        state ? keyed(`${this.flow}:${state.name}`, this.renderState(state)) : nothing
+      }
     </section>`;
   }
 
