@@ -140,7 +140,8 @@ export class SesameClient {
   /** Submits an action of `state` with its input values; answers the next state (or the same, with errors). */
   runAction(state: FlowState, action: string, inputs: Record<string, unknown> = {}): Promise<FlowState> {
     const href = state.actions?.[action]?.href;
-    if (!href) throw new SesameRequestError(`The action ${action} is not offered in ${state.name}`, 0);
+    // Status -1: a mistake of the caller, not the network (status 0).
+    if (!href) throw new SesameRequestError(`The action ${action} is not offered in ${state.name}`, -1);
     return this.flowRequest(href, { input_data: inputs, csrf_token: state.csrf_token });
   }
 
@@ -159,6 +160,7 @@ export class SesameClient {
     if (me.status === 401 || me.status === 404) return null;
     if (!me.ok) throw new SesameRequestError(`GET /me answered ${me.status}`, me.status);
     const { id } = (await me.json()) as { id: string };
+    if (this.knownUserId !== id) this.track(id);
     const user = await this.request(`/users/${encodeURIComponent(id)}`);
     if (!user.ok) return { id };
     const body = (await user.json()) as CurrentUser;
@@ -213,11 +215,14 @@ export class SesameClient {
     let valid = true;
     try {
       const response = await this.request("/sessions/validate");
-      valid = response.ok && ((await response.json()) as SessionValidation).is_valid;
+      // Only Sesame's word ends a session: a 429 or a proxy's 502 says nothing about it.
+      if (response.status === 401) valid = false;
+      else if (response.ok) valid = ((await response.json()) as SessionValidation).is_valid;
     } catch {
       return; // offline: say nothing until Sesame answers
     }
     if (!valid && this.knownUserId === userId) {
+      this.storeToken(null);
       this.track(null);
       dispatch(document, this.options.eventPrefix, "sessionExpired", { userId });
     }

@@ -170,6 +170,7 @@ export class SesameProfile extends SesameFlowElement {
     deleteAction: "webauthn_credential_delete" | "security_key_delete",
   ) {
     const t = this.t;
+    const idInput = deleteAction === "security_key_delete" ? "security_key_id" : "passkey_id";
     return html`<ul class="sesame-list" part="list">
       ${list.map((credential) => {
         const name = credential.name || credential.id.slice(0, 12);
@@ -223,6 +224,7 @@ export class SesameProfile extends SesameFlowElement {
                         class="sesame-button sesame-small sesame-secondary"
                         type="button"
                         aria-label="${t("action.webauthn_credential_rename")}: ${name}"
+                        ?disabled=${this.busy}
                         @click=${() => (this.renaming = credential.id)}
                       >
                         ${t("action.webauthn_credential_rename")}
@@ -230,16 +232,8 @@ export class SesameProfile extends SesameFlowElement {
                     : nothing
                 }
                 ${
-                  this.allowed(actions[deleteAction], "passkey_id", credential.id) ||
-                  this.allowed(actions[deleteAction], "security_key_id", credential.id)
-                    ? this.small(
-                        deleteAction,
-                        deleteAction === "security_key_delete"
-                          ? { security_key_id: credential.id }
-                          : { passkey_id: credential.id },
-                        name,
-                        true,
-                      )
+                  this.allowed(actions[deleteAction], idInput, credential.id)
+                    ? this.small(deleteAction, { [idInput]: credential.id }, name, true)
                     : nothing
                 }`
           }

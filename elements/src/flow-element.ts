@@ -76,8 +76,15 @@ export abstract class SesameFlowElement extends LitElement {
   protected flow: FlowName = "login";
   protected readonly uid = `sesame-${++instances}`;
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
-  private autofillRunning = false;
+  /** The autofill request under way (0: none); each request has its own number. */
+  private autofillRequest = 0;
+  private autofillCounter = 0;
   private interacted = false;
+  /** Bumped by every start: an answer to a request of an earlier flow is dropped. */
+  private generation = 0;
+  /** Bumped by every step that succeeded: the page's DOM (and what was typed) starts afresh. */
+  protected steps = 0;
+  private focusedState = "";
   private stopListening: (() => void)[] = [];
 
   protected get config(): ElementsConfig {
@@ -120,6 +127,7 @@ export abstract class SesameFlowElement extends LitElement {
   /** Starts (or restarts) a flow. */
   protected async start(flow: FlowName): Promise<void> {
     this.cancelAutofill();
+    this.generation += 1;
     this.flow = flow;
     this.localError = undefined;
     await this.step(() => this.config.client.startFlow(flow));
@@ -127,18 +135,22 @@ export abstract class SesameFlowElement extends LitElement {
 
   /** Runs one request that answers a flow state, and takes that state. */
   private async step(request: () => Promise<FlowState>): Promise<void> {
+    const generation = this.generation;
     this.busy = true;
     let next: FlowState;
     try {
       next = await request();
     } catch (error) {
+      if (generation !== this.generation) return;
       const code =
         error instanceof SesameRequestError && error.status === 0 ? "network_error" : "technical_error";
       this.fail(code, (error as Error).message);
       return;
     } finally {
-      this.busy = false;
+      if (generation === this.generation) this.busy = false;
     }
+    // A newer flow was started meanwhile (a link, a logout): this answer belongs to the old one.
+    if (generation !== this.generation) return;
     await this.take(next);
   }
 
@@ -152,11 +164,11 @@ export abstract class SesameFlowElement extends LitElement {
     await this.step(() => this.config.client.runAction(state, action, inputs));
   }
 
-  private fail(code: string, message: string): void {
+  private fail(code: string, message: string, state = this.state?.name ?? "none"): void {
     this.localError = { code, message };
     dispatch(this, this.config.prefix, "authError", {
       flow: this.flow,
-      state: this.state?.name ?? "none",
+      state,
       code,
       message,
     });
@@ -164,6 +176,15 @@ export abstract class SesameFlowElement extends LitElement {
 
   private async take(state: FlowState): Promise<void> {
     clearTimeout(this.refreshTimer);
+    const payload = state.payload ?? {};
+    const actions = state.actions ?? {};
+    if (state.name === "preflight" && actions.register_client_capabilities) {
+      // Not shown, and not a step the user took (no focus move afterwards).
+      const found = await capabilities();
+      await this.step(() => this.config.client.runAction(state, "register_client_capabilities", found));
+      return;
+    }
+    if (!state.error) this.steps += 1;
     this.state = state;
     if (state.error) {
       dispatch(this, this.config.prefix, "authError", {
@@ -173,18 +194,14 @@ export abstract class SesameFlowElement extends LitElement {
         message: state.error.message,
       });
     }
-    const payload = state.payload ?? {};
-    const actions = state.actions ?? {};
-    if (state.name === "preflight" && actions.register_client_capabilities) {
-      // Not a step the user took: no focus move afterwards.
-      const found = await capabilities();
-      await this.step(() => this.config.client.runAction(state, "register_client_capabilities", found));
-      return;
-    }
     if (state.name === "success") {
       this.succeeded(payload);
       return;
     }
+    // After a refusal the state comes back with its old options, whose challenge is used up: no
+    // automatic ceremony then (it would fail again, and prompt the user again and again); the page shows
+    // the error and its actions (back, or the button that asks for new options).
+    if (state.error) return;
     const creation = payload.creation_options as { publicKey?: unknown } | undefined;
     if (creation?.publicKey && actions.webauthn_verify_attestation_response) {
       await this.createCredential(creation.publicKey);
@@ -230,8 +247,9 @@ export abstract class SesameFlowElement extends LitElement {
   /** The user cancelled, or the authenticator refused: back to where they came from, with a message. */
   private async webauthnFailed(error: unknown): Promise<void> {
     const message = (error as Error).message;
+    const failedIn = this.state?.name ?? "none";
     if (this.state?.actions?.back) await this.run("back");
-    this.fail("webauthn_cancelled", message);
+    this.fail("webauthn_cancelled", message, failedIn);
   }
 
   /**
@@ -241,40 +259,50 @@ export abstract class SesameFlowElement extends LitElement {
    */
   private startAutofill(publicKey: { timeout?: number }): void {
     const state = this.state;
+    const request = ++this.autofillCounter;
+    this.autofillRequest = request;
+    const current = () => this.autofillRequest === request && this.state === state && this.isConnected;
     void (async () => {
-      if (!(await browserSupportsWebAuthnAutofill())) return;
-      this.autofillRunning = true;
+      if (!(await browserSupportsWebAuthnAutofill()) || !current()) return;
       try {
         const response = await startAuthentication({
           optionsJSON: publicKey as never,
           useBrowserAutofill: true,
           verifyBrowserAutofillInput: false,
         });
-        this.autofillRunning = false;
-        if (this.state === state) {
-          await this.run("webauthn_verify_assertion_response", { assertion_response: response });
-        }
+        if (!current()) return;
+        this.autofillRequest = 0;
+        await this.run("webauthn_verify_assertion_response", { assertion_response: response });
       } catch {
-        this.autofillRunning = false; // cancelled or failed: the page stays as it is
+        // Cancelled or failed: the page stays as it is.
+        if (this.autofillRequest === request) this.autofillRequest = 0;
       }
     })();
+    // A fresh challenge before this one expires, unless the user is typing (nothing is lost then).
     const lifetime = publicKey.timeout ?? 300_000;
     this.refreshTimer = setTimeout(
       () => {
-        if (this.state === state && !this.busy) void this.start(this.flow);
+        const field = (this.renderRoot as ParentNode).querySelector<HTMLInputElement>(
+          "input[autocomplete='username webauthn']",
+        );
+        const typing = Boolean(field?.value) || (field !== null && field.matches(":focus"));
+        if (current() && !this.busy && !typing) void this.start(this.flow);
       },
-      Math.max(30_000, lifetime - 30_000),
+      Math.max(5_000, lifetime * 0.8),
     );
   }
 
   private cancelAutofill(): void {
-    if (this.autofillRunning) WebAuthnAbortService.cancelCeremony();
-    this.autofillRunning = false;
+    if (this.autofillRequest !== 0) WebAuthnAbortService.cancelCeremony();
+    this.autofillRequest = 0;
   }
 
   protected override updated(changed: PropertyValues<this>): void {
     // After a step the user took, move the focus to the new page (its first field, else its headline).
-    if (changed.has("state" as keyof SesameFlowElement) && this.interacted && !this.busy) {
+    const name = this.state?.name ?? "";
+    const moved = name !== this.focusedState;
+    if (changed.has("state" as keyof SesameFlowElement)) this.focusedState = name;
+    if (changed.has("state" as keyof SesameFlowElement) && moved && this.interacted && !this.busy) {
       const root = this.renderRoot as ParentNode;
       const target =
         root.querySelector<HTMLElement>("[aria-invalid='true']") ??
@@ -311,9 +339,9 @@ export abstract class SesameFlowElement extends LitElement {
       </div>
       <div aria-live="polite" class="sesame-visually-hidden">${this.busy ? t("text.busy") : ""}</div>
       ${
-        // New DOM for each new state: a field typed into must never carry its value into another state's
-        // field; the same state again (after an error) keeps what the user typed.
-        state ? keyed(`${this.flow}:${state.name}`, this.renderState(state)) : nothing
+        // New DOM after every step that succeeded: nothing typed carries over into another state's field
+        // (or stays in the profile's password field); after a refusal the page keeps what was typed.
+        state ? keyed(`${this.flow}:${state.name}:${this.steps}`, this.renderState(state)) : nothing
       }
     </section>`;
   }
