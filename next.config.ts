@@ -10,6 +10,15 @@ const config: NextConfig = {
   async headers() {
     return [
       {
+        // The hosted pages hold the account (and its deletion): never inside another site's frame.
+        source: "/t/:tenantId/hosted/:path*",
+        headers: [
+          { key: "Content-Security-Policy", value: "frame-ancestors 'none'" },
+          { key: "X-Frame-Options", value: "DENY" },
+          { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
+        ],
+      },
+      {
         // The API reference loads nothing from outside Sesame (Redoc would fetch its logo from a CDN).
         source: "/docs",
         headers: [

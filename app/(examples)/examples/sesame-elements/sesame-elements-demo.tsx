@@ -2,6 +2,7 @@
 
 import { createElement, useEffect, useState } from "react";
 import { Panel, StatusMessage, button, quietButton, type Message } from "@/components/examples/ui";
+import type { RegisterOptions, SesameClient } from "@/elements/sesame-elements";
 
 const BUNDLE_URL = "/elements/v1/sesame-elements.js";
 const EVENT_NAMES = [
@@ -13,13 +14,8 @@ const EVENT_NAMES = [
   "sesame-session-expired",
 ] as const;
 
-interface SesameClient {
-  logout(): Promise<void>;
-  validateSession(): Promise<{ is_valid: boolean; claims?: { subject?: string } }>;
-  getCurrentUser(): Promise<{ id: string; email?: string } | null>;
-}
 interface ElementsModule {
-  register(api: string, options?: { shadow?: boolean; lang?: string }): Promise<{ sesame: SesameClient }>;
+  register(api: string, options?: RegisterOptions): Promise<{ sesame: SesameClient }>;
 }
 
 export interface RecordedSesameEvent {

@@ -1,30 +1,17 @@
 "use client";
 
+import type { AuthSuccessDetail, RegisterOptions, SesameClient } from "@/elements/sesame-elements";
 import type { HostedLang } from "@/lib/hosted/lang";
+
+export type { SesameClient };
+/** `detail` of `sesame-auth-success`. */
+export type SesameAuthSuccess = AuthSuccessDetail;
 
 /** The Sesame elements bundle (ES module), built from elements/ and served by Sesame itself. */
 export const SESAME_ELEMENTS_URL = "/elements/v1/sesame-elements.js";
 
-/** The part of the bundle's client the hosted pages use. */
-export interface SesameClient {
-  logout(): Promise<void>;
-  validateSession(): Promise<{ is_valid: boolean; claims?: { subject: string } }>;
-  getCurrentUser(): Promise<{ id: string; email?: string } | null>;
-}
-
 interface SesameElementsModule {
-  register(
-    apiUrl: string,
-    options?: { eventPrefix?: string; shadow?: boolean; lang?: string },
-  ): Promise<{ sesame: SesameClient }>;
-}
-
-/** `detail` of `sesame-auth-success`. */
-export interface SesameAuthSuccess {
-  userId: string;
-  flow: "login" | "registration" | "token_exchange";
-  method?: string;
-  claims: Record<string, unknown>;
+  register(apiUrl: string, options?: RegisterOptions): Promise<{ sesame: SesameClient }>;
 }
 
 /** Thrown when the bundle cannot be loaded (missing, not a module, no `register`). */
