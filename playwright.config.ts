@@ -19,7 +19,7 @@ process.env.E2E_PGLITE_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "sesam
 process.env.E2E_POSTGRES_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "sesame-e2e-pg-"));
 process.env.E2E_POSTGRES_SECOND_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "sesame-e2e-pg2-"));
 
-const server = (port: number, dataDir: string, databaseUrl?: string) => ({
+const server = (port: number, dataDir: string, databaseUrl?: string, publicPort = port) => ({
   command: `node node_modules/next/dist/bin/next start --port ${port}`,
   url: `http://localhost:${port}/readyz`,
   reuseExistingServer: false,
@@ -28,6 +28,8 @@ const server = (port: number, dataDir: string, databaseUrl?: string) => ({
   stderr: "pipe" as const,
   env: {
     PORT: String(port),
+    // Instances behind one public origin share it (it is the session issuer), as in a deployment.
+    SESAME_BASE_URL: `http://localhost:${publicPort}`,
     SESAME_DATA_DIR: dataDir,
     DATABASE_URL: databaseUrl ?? "",
     // Instances sharing a database share the master secret; the embedded one generates its own.
@@ -91,7 +93,7 @@ export default defineConfig({
     ...(postgresUrl
       ? [
           server(postgresPort, process.env.E2E_POSTGRES_DATA_DIR, postgresUrl),
-          server(secondPostgresPort, process.env.E2E_POSTGRES_SECOND_DATA_DIR, postgresUrl),
+          server(secondPostgresPort, process.env.E2E_POSTGRES_SECOND_DATA_DIR, postgresUrl, postgresPort),
         ]
       : []),
   ],
