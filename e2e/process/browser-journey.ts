@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -6,7 +7,7 @@ import { codeIn, startSmtpServer, type TestSmtpServer } from "@/tests/helpers/sm
 import { freePort } from "../../scripts/lib/postgres";
 import { NEXT_START, startProcess, type ServerProcess } from "./server-process";
 
-/** A `next start` on a fresh embedded database with its demo tenant, mailing through an in-process SMTP server. */
+/** A `next start` on a fresh embedded database, mailing through an in-process SMTP server. */
 export interface JourneyServer {
   base: string;
   tenantId: string;
@@ -16,21 +17,50 @@ export interface JourneyServer {
   stop(): Promise<void>;
 }
 
-export async function startJourneyServer(
-  name: string,
-  env: Record<string, string> = {},
-): Promise<JourneyServer> {
+/**
+ * Starts the server for a browser journey. Without `tenantArgs` the tenant is the demo tenant seeded at
+ * the first start; with them, `sesame tenant create <tenantArgs>` makes the tenant on the data folder
+ * before the server starts (one process at a time on an embedded database), with RP ID localhost and
+ * this server's origin.
+ */
+export async function startJourneyServer(name: string, tenantArgs?: string[]): Promise<JourneyServer> {
   const smtp = await startSmtpServer();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `sesame-${name}-`));
   const port = await freePort();
   const base = `http://localhost:${port}`;
+  let tenantId: string | undefined;
+  if (tenantArgs) {
+    const cli = [
+      "cli/sesame.ts",
+      "tenant",
+      "create",
+      "--rp-id",
+      "localhost",
+      "--origin",
+      base,
+      ...tenantArgs,
+    ];
+    const output = execFileSync("node_modules/.bin/tsx", [...cli, "--json"], {
+      env: { ...process.env, SESAME_DATA_DIR: dataDir, DATABASE_URL: "", LOG_LEVEL: "silent" },
+      encoding: "utf8",
+    });
+    tenantId = (JSON.parse(output) as { tenant: { id: string } }).tenant.id;
+  }
   const server = startProcess(NEXT_START(port), {
     PORT: String(port),
     SESAME_DATA_DIR: dataDir,
     DATABASE_URL: "",
     SMTP_URL: smtp.url,
-    ...env,
+    ...(tenantId ? { SESAME_SEED_DEMO: "false" } : {}),
   });
+  const stop = async () => {
+    await server.stop();
+    await smtp.close();
+  };
+  if (tenantId) {
+    await server.waitFor(/Sesame is running at/);
+    return { base, tenantId, dataDir, smtp, server, stop };
+  }
   await server.waitFor(/authenticator key\s+sesame_authenticator_\S+/);
   // The demo tenant seeded at the first start: RP ID localhost, this server's origin.
   const demo = JSON.parse(fs.readFileSync(path.join(dataDir, "demo-keys.json"), "utf8")) as {
@@ -39,17 +69,7 @@ export async function startJourneyServer(
     origins: string[];
   };
   expect(demo).toMatchObject({ rpId: "localhost", origins: [base] });
-  return {
-    base,
-    tenantId: demo.tenantId,
-    dataDir,
-    smtp,
-    server,
-    async stop() {
-      await server.stop();
-      await smtp.close();
-    },
-  };
+  return { base, tenantId: demo.tenantId, dataDir, smtp, server, stop };
 }
 
 /** A platform authenticator with user verification that answers by itself (CDP virtual authenticator). */
