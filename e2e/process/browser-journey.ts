@@ -2,7 +2,8 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { expect, type CDPSession } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type CDPSession, type Page } from "@playwright/test";
 import { codeIn, startSmtpServer, type TestSmtpServer } from "@/tests/helpers/smtp";
 import { freePort } from "../../scripts/lib/postgres";
 import { NEXT_START, startProcess, type ServerProcess } from "./server-process";
@@ -93,3 +94,44 @@ export async function mailedCode(smtp: TestSmtpServer, email: string, after: num
   const mail = await smtp.mailTo(email);
   return codeIn(mail.parsed.text);
 }
+
+/** No serious or critical axe violation (WCAG 2.2 A/AA, best practices) on the page or inside `selector`. */
+export async function expectAccessible(page: Page, label: string, selector?: string): Promise<void> {
+  const builder = new AxeBuilder({ page }).withTags([
+    "wcag2a",
+    "wcag2aa",
+    "wcag21a",
+    "wcag21aa",
+    "wcag22aa",
+    "best-practice",
+  ]);
+  const results = await (selector ? builder.include(selector) : builder).analyze();
+  const severe = results.violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map(
+      (violation) =>
+        `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`,
+    );
+  expect(severe, `axe on ${label}`).toEqual([]);
+}
+
+export interface SessionValidation {
+  is_valid: boolean;
+  claims?: { subject?: string; amr?: string[]; email?: { address?: string } };
+}
+
+/** `GET {tenant_url}/sessions/validate` from the page, with its (HttpOnly) session cookie. */
+export const sessionOf = (page: Page, tenantId: string) =>
+  page.evaluate(async (url) => {
+    const res = await fetch(url, { credentials: "same-origin" });
+    if (!res.ok) throw new Error(`${url}: ${res.status}`);
+    return (await res.json()) as SessionValidation;
+  }, `/t/${tenantId}/sessions/validate`);
+
+/** The signed-in user's passkeys (`GET {tenant_url}/webauthn/credentials`). */
+export const passkeysOf = (page: Page, tenantId: string) =>
+  page.evaluate(async (url) => {
+    const res = await fetch(url, { credentials: "same-origin" });
+    if (!res.ok) throw new Error(`${url}: ${res.status}`);
+    return (await res.json()) as { id: string; name?: string | null }[];
+  }, `/t/${tenantId}/webauthn/credentials`);

@@ -1,6 +1,14 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import type { RecordedHankoEvent } from "@/app/(examples)/examples/hanko-elements/hanko-elements-demo";
-import { addAuthenticator, mailedCode, startJourneyServer, type JourneyServer } from "./browser-journey";
+import {
+  addAuthenticator,
+  mailedCode,
+  passkeysOf,
+  sessionOf,
+  startJourneyServer,
+  type JourneyServer,
+  type SessionValidation,
+} from "./browser-journey";
 
 /**
  * The real client: Hanko's own, unmodified `@teamhanko/hanko-elements` 2.7.0 bundle on
@@ -9,16 +17,6 @@ import { addAuthenticator, mailedCode, startJourneyServer, type JourneyServer } 
  * out, log in with the passkey, log in with a passcode, and add, rename and delete a passkey in
  * <hanko-profile>.
  */
-
-interface Validation {
-  is_valid: boolean;
-  claims?: { subject?: string; amr?: string[]; email?: { address?: string } };
-}
-
-interface Passkey {
-  id: string;
-  name?: string | null;
-}
 
 let journey: JourneyServer;
 let base = "";
@@ -74,26 +72,13 @@ async function startFlow(page: Page, name: string, start: () => Promise<unknown>
     .toBeGreaterThanOrEqual(2);
 }
 
-/** `GET {tenant_url}/sessions/validate` from the page, with its (HttpOnly) session cookie. */
-const validateSession = (page: Page) =>
-  page.evaluate(async (url) => {
-    const res = await fetch(url, { credentials: "same-origin" });
-    return { status: res.status, body: (await res.json()) as Validation };
-  }, `/t/${tenantId}/sessions/validate`);
-
-/** The signed-in user's passkeys from the public API (`GET {tenant_url}/webauthn/credentials`). */
-const listPasskeys = (page: Page) =>
-  page.evaluate(async (url) => {
-    const res = await fetch(url, { credentials: "same-origin" });
-    if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
-    return (await res.json()) as Passkey[];
-  }, `/t/${tenantId}/webauthn/credentials`);
+const validateSession = (page: Page) => sessionOf(page, tenantId);
+const listPasskeys = (page: Page) => passkeysOf(page, tenantId);
 
 /** Expects the `count`-th `hanko-session-created` and a valid session for `userId` (when known). */
-async function expectSignedIn(page: Page, count: number, userId?: string): Promise<Validation> {
+async function expectSignedIn(page: Page, count: number, userId?: string): Promise<SessionValidation> {
   await expect.poll(() => eventCount(page, "hanko-session-created")).toBe(count);
-  const { status, body } = await validateSession(page);
-  expect(status).toBe(200);
+  const body = await validateSession(page);
   expect(body.is_valid).toBe(true);
   expect(body.claims?.subject).toMatch(/^[0-9a-f-]{36}$/);
   if (userId) expect(body.claims?.subject).toBe(userId);
@@ -105,7 +90,7 @@ async function logOut(page: Page, count: number): Promise<void> {
   await page.getByRole("button", { name: "Log out" }).click();
   await expect(page.getByRole("status")).toHaveText("Logged out");
   await expect.poll(() => eventCount(page, "hanko-user-logged-out")).toBe(count);
-  expect((await validateSession(page)).body.is_valid).toBe(false);
+  expect((await validateSession(page)).is_valid).toBe(false);
 }
 
 /** Types the newest passcode mailed to `email` into the element's six digit fields. */
@@ -251,6 +236,6 @@ test("an unmodified <hanko-auth>/<hanko-profile> 2.7.0 signs up, logs in with a 
     await expect(entries).toHaveCount(1);
     await expect(entries.first()).toHaveText(firstName);
     expect((await listPasskeys(page)).map((passkey) => passkey.id)).toEqual([original!.id]);
-    expect((await validateSession(page)).body.is_valid).toBe(true);
+    expect((await validateSession(page)).is_valid).toBe(true);
   });
 });

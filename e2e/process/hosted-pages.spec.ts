@@ -1,6 +1,13 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { addAuthenticator, mailedCode, startJourneyServer, type JourneyServer } from "./browser-journey";
+import {
+  addAuthenticator,
+  expectAccessible,
+  mailedCode,
+  passkeysOf,
+  sessionOf,
+  startJourneyServer,
+  type JourneyServer,
+} from "./browser-journey";
 
 /**
  * The hosted pages of the demo tenant (/t/{tenant_id}/hosted/login|profile|logout) in Chromium with a CDP
@@ -23,30 +30,8 @@ const hosted = (page: "login" | "profile" | "logout", query = "") =>
   `${journey.base}/t/${journey.tenantId}/hosted/${page}${query}`;
 const redirectTo = (target: string) => `?redirect_to=${encodeURIComponent(target)}`;
 
-async function expectAccessible(page: Page, label: string): Promise<void> {
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
-    .analyze();
-  const severe = results.violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map(
-      (violation) =>
-        `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`,
-    );
-  expect(severe, `axe on ${label}`).toEqual([]);
-}
-
-const listPasskeys = (page: Page) =>
-  page.evaluate(async (url) => {
-    const res = await fetch(url, { credentials: "same-origin" });
-    return (await res.json()) as { id: string; name?: string | null }[];
-  }, `/t/${journey.tenantId}/webauthn/credentials`);
-
-const sessionValid = (page: Page) =>
-  page.evaluate(async (url) => {
-    const res = await fetch(url, { credentials: "same-origin" });
-    return ((await res.json()) as { is_valid: boolean }).is_valid;
-  }, `/t/${journey.tenantId}/sessions/validate`);
+const listPasskeys = (page: Page) => passkeysOf(page, journey.tenantId);
+const sessionValid = async (page: Page) => (await sessionOf(page, journey.tenantId)).is_valid;
 
 test("the hosted pages sign up, sign out, sign in with autofill and with a code, manage passkeys, and redirect only to the tenant's origins", async ({
   page,

@@ -1,7 +1,14 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import type { RecordedSesameEvent } from "@/app/(examples)/examples/sesame-elements/sesame-elements-demo";
-import { addAuthenticator, mailedCode, startJourneyServer, type JourneyServer } from "./browser-journey";
+import {
+  addAuthenticator,
+  expectAccessible as axe,
+  mailedCode,
+  passkeysOf,
+  sessionOf,
+  startJourneyServer,
+  type JourneyServer,
+} from "./browser-journey";
 
 /**
  * Sesame's own elements (/elements/v1/sesame-elements.js) on /examples/sesame-elements, in Chromium with
@@ -30,32 +37,9 @@ const eventsOf = (page: Page, type: string) =>
     type,
   );
 
-const validateSession = (page: Page) =>
-  page.evaluate(async (url) => {
-    const res = await fetch(url, { credentials: "same-origin" });
-    return (await res.json()) as { is_valid: boolean; claims?: { subject?: string; amr?: string[] } };
-  }, `/t/${journey.tenantId}/sessions/validate`);
-
-const listPasskeys = (page: Page) =>
-  page.evaluate(async (url) => {
-    const res = await fetch(url, { credentials: "same-origin" });
-    return (await res.json()) as { id: string; name?: string | null }[];
-  }, `/t/${journey.tenantId}/webauthn/credentials`);
-
-/** No serious or critical axe violation (WCAG 2.2 A/AA) inside `selector`. */
-async function expectAccessible(page: Page, selector: string, label: string): Promise<void> {
-  const results = await new AxeBuilder({ page })
-    .include(selector)
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
-    .analyze();
-  const severe = results.violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map(
-      (violation) =>
-        `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`,
-    );
-  expect(severe, `axe on ${label}`).toEqual([]);
-}
+const validateSession = (page: Page) => sessionOf(page, journey.tenantId);
+const listPasskeys = (page: Page) => passkeysOf(page, journey.tenantId);
+const expectAccessible = (page: Page, selector: string, label: string) => axe(page, label, selector);
 
 /** Waits for the n-th event of `type` and answers its detail. */
 async function nthEvent<T>(page: Page, type: string, n: number): Promise<T> {

@@ -5,4 +5,5 @@ export {
   MAX_PASSWORD_LENGTH,
   MIN_PASSWORD_FLOOR,
   ensurePasswordsEnabled,
+  minPasswordLength,
 } from "./rules";

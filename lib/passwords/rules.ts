@@ -29,9 +29,13 @@ const lengthOf = (password: string) => [...password].length;
 const tooLong = () =>
   new BadRequest(undefined, { details: [`password must be at most ${MAX_PASSWORD_LENGTH} characters long`] });
 
+/** The shortest new password the tenant accepts: its setting, never below 8. */
+export const minPasswordLength = (tenant: Tenant): number =>
+  Math.max(MIN_PASSWORD_FLOOR, tenant.platform.password.minLength);
+
 /** A new password's length rules: the tenant's minimum (never below 8) and the maximum. */
 export function checkNewPassword(tenant: Tenant, password: string): void {
-  const min = Math.max(MIN_PASSWORD_FLOOR, tenant.platform.password.minLength);
+  const min = minPasswordLength(tenant);
   const length = lengthOf(password);
   if (length < min) {
     throw new BadRequest(undefined, { details: [`password must be at least ${min} characters long`] });

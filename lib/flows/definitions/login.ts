@@ -14,7 +14,7 @@ import {
 import { isClaimOnly } from "@/lib/emails";
 import { findEmail, markEmailVerified, selectUserEmails } from "@/lib/emails/store";
 import { AppError } from "@/lib/errors";
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_FLOOR, setPassword } from "@/lib/passwords";
+import { MAX_PASSWORD_LENGTH, minPasswordLength, setPassword } from "@/lib/passwords";
 import {
   PasswordLocked,
   PasswordRejected,
@@ -44,6 +44,7 @@ import {
   registerClientCapabilities,
   signIn,
   successState,
+  passkeysUsable,
   webauthnAvailable,
 } from "./shared";
 
@@ -91,9 +92,6 @@ const NO_MFA: MfaMethods = { totp: false, security_key: false };
 const methodsOf = (ctx: FlowContext) => (ctx.stash[KEY.methods] as Methods | undefined) ?? NO_METHODS;
 const mfaOf = (ctx: FlowContext) => (ctx.stash[KEY.mfa] as MfaMethods | undefined) ?? NO_MFA;
 const assertionOf = (ctx: FlowContext) => ctx.stash[KEY.assertion] as Assertion | undefined;
-
-/** Passkeys are on for the tenant and the client said it can run WebAuthn. */
-const passkeysUsable = (ctx: FlowContext) => ctx.tenant.platform.passkeys.enabled && webauthnAvailable(ctx);
 
 async function identifiedUser(ctx: FlowContext): Promise<User> {
   const id = ctx.stash[KEY.userId];
@@ -399,7 +397,7 @@ const passwordRecovery: ActionDefinition = {
       name: "new_password",
       type: "password",
       required: true,
-      minLength: Math.max(MIN_PASSWORD_FLOOR, ctx.tenant.platform.password.minLength),
+      minLength: minPasswordLength(ctx.tenant),
       maxLength: MAX_PASSWORD_LENGTH,
     },
   ],

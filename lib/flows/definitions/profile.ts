@@ -33,7 +33,7 @@ import {
 } from "@/lib/emails/store";
 import { AppError } from "@/lib/errors";
 import type { CheckedPasscode } from "@/lib/passcodes";
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_FLOOR, setPassword } from "@/lib/passwords";
+import { MAX_PASSWORD_LENGTH, minPasswordLength, setPassword } from "@/lib/passwords";
 import { deletePassword, hasPassword } from "@/lib/passwords/manage";
 import { endSession, selectUserSessions } from "@/lib/sessions";
 import type { Tenant } from "@/lib/tenants";
@@ -45,7 +45,13 @@ import { checkOtpCode, newOtpSecret, otpCodeMatches, removeOtpSecret, saveOtpSec
 import { hasOtpSecret } from "../otp-store";
 import { flowUser } from "../payloads";
 import { passcodeConfirmation, setPasscodeTarget } from "./passcode";
-import { back, preflightState, registerClientCapabilities, webauthnAvailable } from "./shared";
+import {
+  back,
+  passkeysUsable,
+  preflightState,
+  registerClientCapabilities,
+  webauthnAvailable,
+} from "./shared";
 
 /** Stash keys of the profile flow. */
 const STASH = {
@@ -371,7 +377,7 @@ async function deleteOwnCredential(ctx: FlowContext, id: string, mfa: boolean): 
 const credentialActions = {
   webauthn_credential_create: {
     description: "Create a passkey.",
-    available: (ctx) => ctx.tenant.platform.passkeys.enabled && webauthnAvailable(ctx),
+    available: passkeysUsable,
     async run(ctx) {
       ctx.stash[STASH.creating] = "passkey";
       return { to: "webauthn_credential_verification" };
@@ -464,7 +470,7 @@ const passwordInputs = (ctx: FlowContext): InputSpec[] => [
     name: "password",
     type: "password",
     required: true,
-    minLength: Math.max(MIN_PASSWORD_FLOOR, ctx.tenant.platform.password.minLength),
+    minLength: minPasswordLength(ctx.tenant),
     maxLength: MAX_PASSWORD_LENGTH,
   },
 ];

@@ -3,7 +3,7 @@ import { issueSignUpCreationOptions, verifySignUpPasskey } from "@/lib/ceremonie
 import { RegistrationResponse } from "@/lib/contracts/passkey/schemas";
 import { AppError } from "@/lib/errors";
 import type { CheckedPasscode } from "@/lib/passcodes";
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_FLOOR } from "@/lib/passwords";
+import { MAX_PASSWORD_LENGTH, minPasswordLength } from "@/lib/passwords";
 import type { AuthMethod } from "@/lib/sessions";
 import {
   SignUpConflict,
@@ -24,13 +24,7 @@ import {
 import { FlowError, type FlowErrorCode } from "../errors";
 import type { LastLogin } from "../payloads";
 import { passcodeConfirmation, setPasscodeTarget } from "./passcode";
-import {
-  preflightState,
-  registerClientCapabilities,
-  signIn,
-  successState,
-  webauthnAvailable,
-} from "./shared";
+import { preflightState, registerClientCapabilities, signIn, successState, passkeysUsable } from "./shared";
 
 /** What the flow collects on its way; nothing is written to users, emails or credentials before `success`. */
 const KEY = {
@@ -53,7 +47,6 @@ const text = (ctx: FlowContext, key: string): string | undefined => {
   return typeof value === "string" ? value : undefined;
 };
 
-const passkeysUsable = (ctx: FlowContext) => ctx.tenant.platform.passkeys.enabled && webauthnAvailable(ctx);
 const previousState = (ctx: FlowContext) => ctx.history.at(-1);
 const emailVerified = (ctx: FlowContext) =>
   text(ctx, KEY.email) !== undefined && text(ctx, KEY.verifiedEmail) === text(ctx, KEY.email);
@@ -254,7 +247,7 @@ const registerPassword: ActionDefinition = {
       name: "new_password",
       type: "password",
       required: true,
-      minLength: Math.max(MIN_PASSWORD_FLOOR, ctx.tenant.platform.password.minLength),
+      minLength: minPasswordLength(ctx.tenant),
       maxLength: MAX_PASSWORD_LENGTH,
     },
   ],

@@ -41,6 +41,10 @@ export const preflightState = { actions: ["register_client_capabilities"], trans
 /** Whether the client said it can run WebAuthn ceremonies (true until it says otherwise). */
 export const webauthnAvailable = (ctx: FlowContext): boolean => ctx.stash[STASH.webauthnAvailable] !== false;
 
+/** Passkeys are on for the tenant and the client said it can run WebAuthn. */
+export const passkeysUsable = (ctx: FlowContext): boolean =>
+  ctx.tenant.platform.passkeys.enabled && webauthnAvailable(ctx);
+
 export const back: ActionDefinition = {
   description: "Go back to the previous state.",
   available: (ctx) => ctx.history.length > 0,
