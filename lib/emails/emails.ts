@@ -183,3 +183,9 @@ export async function deleteEmail(
     }),
   );
 }
+
+/** The user's primary address, when it is verified (where account notices may go). */
+export async function verifiedPrimaryAddress(tenant: Tenant, userId: string): Promise<string | undefined> {
+  const primary = (await selectUserEmails(tenant.id, userId)).find((row) => row.isPrimary);
+  return primary?.verified ? primary.address : undefined;
+}

@@ -6,6 +6,7 @@ export {
   releaseClaim,
   setPrimaryEmail,
   toEmailResponse,
+  verifiedPrimaryAddress,
   type CreatedEmail,
   type EmailResponse,
 } from "./emails";

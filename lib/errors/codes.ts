@@ -8,6 +8,8 @@ export const ERROR_STATUS = {
   MALFORMED_JSON: 400,
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
+  /** A one-factor login (deprecated public API) of a user who set up a second factor the tenant enforces. */
+  SECOND_FACTOR_REQUIRED: 403,
   NOT_FOUND: 404,
   /** A passcode past its lifetime (Hanko answers 408 "passcode request timed out"). */
   PASSCODE_EXPIRED: 408,

@@ -257,6 +257,9 @@ export async function runFlowAction(
     entered = at(ctx, next.state, next.history);
     payload = await enter(definition, entered);
   } catch (error) {
+    if (error instanceof FlowError && error.restartAt && error.status < 500) {
+      return restart(definition, ctx, flow, version, csrf, action, error, error.restartAt);
+    }
     if (error instanceof AppError && error.status < 500) {
       ctx.stash = structuredClone(flow.stash);
       const code = flowCodeOf(error);
@@ -308,6 +311,43 @@ export async function runFlowAction(
     },
     ...(issued ? { session: issued } : {}),
     ...(endsSession ? { endsSession: true } : {}),
+  };
+}
+
+/**
+ * A refusal that ends the attempt: the flow goes back to `state` with an empty history and no stash of
+ * its own (the state's `enter` builds what it needs), answered with the error.
+ */
+async function restart(
+  definition: FlowDefinition,
+  ctx: FlowContext,
+  flow: FlowState,
+  version: number,
+  csrf: string,
+  action: string,
+  error: FlowError,
+  state: string,
+): Promise<FlowAnswer> {
+  ctx.stash = structuredClone(flow.stash);
+  const restarted = at(ctx, state, []);
+  const payload = await enter(definition, restarted);
+  await saveStep(ctx.tenant.id, flow.id, version, {
+    state,
+    history: [],
+    stash: restarted.stash,
+    payload,
+  });
+  await audit(ctx, `${action}.failed`, { state: flow.state, code: error.flowCode, restartedAt: state });
+  return {
+    response: {
+      name: state,
+      status: error.status,
+      payload: payload ?? {},
+      actions: await offeredActions(definition, restarted),
+      csrf_token: csrf,
+      error: { code: error.flowCode, message: error.message },
+      links: [],
+    },
   };
 }
 

@@ -50,15 +50,21 @@ const APP_CODE: Record<number, ErrorCode> = {
 export class FlowError extends AppError {
   readonly flowCode: FlowErrorCode;
   readonly input: string | undefined;
+  /**
+   * The state the flow starts over from instead of staying (e.g. `login_init` after too many wrong
+   * second-factor codes): what the refused step did stays done, the stash is dropped.
+   */
+  readonly restartAt: string | undefined;
 
   constructor(
     flowCode: FlowErrorCode,
     message: string,
-    options: { input?: string; retryAfterSeconds?: number; cause?: unknown } = {},
+    options: { input?: string; retryAfterSeconds?: number; cause?: unknown; restartAt?: string } = {},
   ) {
     super(APP_CODE[FLOW_ERROR_STATUS[flowCode]] ?? "BAD_REQUEST", message, options);
     this.flowCode = flowCode;
     this.input = options.input;
+    this.restartAt = options.restartAt;
   }
 
   override get status(): number {

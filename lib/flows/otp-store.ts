@@ -1,4 +1,4 @@
-import { and, eq, isNull, lt, or } from "drizzle-orm";
+import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import { executor } from "@/lib/db";
 import { otpSecrets, type OtpSecretRow } from "@/lib/db/schema";
 
@@ -22,7 +22,10 @@ export async function upsertOtpSecret(tenantId: string, userId: string, sealed: 
   await db
     .insert(otpSecrets)
     .values({ tenantId, userId, secret: sealed })
-    .onConflictDoUpdate({ target: otpSecrets.userId, set: { secret: sealed, lastUsedStep: null } });
+    .onConflictDoUpdate({
+      target: otpSecrets.userId,
+      set: { secret: sealed, lastUsedStep: null, failedAttempts: 0 },
+    });
 }
 
 export async function deleteOtpSecret(tenantId: string, userId: string): Promise<boolean> {
@@ -42,7 +45,7 @@ export async function useOtpStep(tenantId: string, userId: string, step: number)
   const db = await executor();
   const updated = await db
     .update(otpSecrets)
-    .set({ lastUsedStep: step })
+    .set({ lastUsedStep: step, failedAttempts: 0 })
     .where(
       and(
         eq(otpSecrets.tenantId, tenantId),
@@ -52,4 +55,15 @@ export async function useOtpStep(tenantId: string, userId: string, step: number)
     )
     .returning({ userId: otpSecrets.userId });
   return updated.length > 0;
+}
+
+/** Counts one wrong code of the user's app, in one statement; returns the consecutive failures. */
+export async function recordOtpFailure(tenantId: string, userId: string): Promise<number> {
+  const db = await executor();
+  const [row] = await db
+    .update(otpSecrets)
+    .set({ failedAttempts: sql`${otpSecrets.failedAttempts} + 1` })
+    .where(and(eq(otpSecrets.tenantId, tenantId), eq(otpSecrets.userId, userId)))
+    .returning({ failedAttempts: otpSecrets.failedAttempts });
+  return row?.failedAttempts ?? 0;
 }

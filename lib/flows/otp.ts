@@ -2,7 +2,7 @@ import QRCode from "qrcode";
 import { Secret, TOTP } from "otpauth";
 import { seal, unseal } from "@/lib/crypto";
 import type { Tenant } from "@/lib/tenants";
-import { deleteOtpSecret, findOtpSecret, upsertOtpSecret, useOtpStep } from "./otp-store";
+import { deleteOtpSecret, findOtpSecret, recordOtpFailure, upsertOtpSecret, useOtpStep } from "./otp-store";
 
 /** RFC 6238 defaults every authenticator app supports: SHA-1, 6 digits, 30-second steps. */
 const PERIOD = 30;
@@ -52,18 +52,23 @@ export async function removeOtpSecret(tenant: Tenant, userId: string): Promise<b
   return deleteOtpSecret(tenant.id, userId);
 }
 
+/** Consecutive wrong codes after which a login ends (the first factor again) and the user is told. */
+export const MAX_OTP_FAILURES = 5;
+
+export type OtpCheck =
+  | { result: "ok" | "used" | "none" }
+  /** `failures`: consecutive wrong codes of the user, this one included. */
+  | { result: "invalid"; failures: number };
+
 /**
  * Checks a code against the user's saved secret. A code is accepted once: a code of the same or an
- * earlier step than the last accepted one is `used`.
+ * earlier step than the last accepted one is `used`. Wrong codes are counted per user across logins
+ * (a right one starts the count again), so guessing costs a first factor every `MAX_OTP_FAILURES`.
  */
-export async function checkOtpCode(
-  tenant: Tenant,
-  userId: string,
-  code: string,
-): Promise<"ok" | "invalid" | "used" | "none"> {
+export async function checkOtpCode(tenant: Tenant, userId: string, code: string): Promise<OtpCheck> {
   const row = await findOtpSecret(tenant.id, userId);
-  if (!row) return "none";
+  if (!row) return { result: "none" };
   const step = matchingStep(tenant, unseal(row.secret, purpose, contextOf(tenant.id, userId)), code);
-  if (step === undefined) return "invalid";
-  return (await useOtpStep(tenant.id, userId, step)) ? "ok" : "used";
+  if (step === undefined) return { result: "invalid", failures: await recordOtpFailure(tenant.id, userId) };
+  return { result: (await useOtpStep(tenant.id, userId, step)) ? "ok" : "used" };
 }

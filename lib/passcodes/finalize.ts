@@ -3,7 +3,7 @@ import { transaction } from "@/lib/db";
 import { markEmailVerified, selectUserEmails, setPrimaryEmailRow } from "@/lib/emails/store";
 import type { PasscodeRow } from "@/lib/db/schema";
 import type { AppError } from "@/lib/errors";
-import { checkSessionToken, issueSession, type IssuedSession } from "@/lib/sessions";
+import { checkSessionToken, issueSession, type AuthMethod, type IssuedSession } from "@/lib/sessions";
 import type { Tenant } from "@/lib/tenants";
 import { findUser } from "@/lib/users";
 import { MAX_FAILED_ATTEMPTS, codeMatches } from "./code";
@@ -24,7 +24,9 @@ export interface FinalizedPasscode {
 type Outcome = { ok: FinalizedPasscode } | { error: AppError };
 
 /**
- * `POST /passcode/login/finalize`: checks the code and logs its user in (amr `otp`); the address is
+ * `POST /passcode/login/finalize`: checks the code and logs its user in (amr `otp`), unless the user
+ * has a second factor the tenant enforces (403 `SECOND_FACTOR_REQUIRED`: the flow API asks for it; the
+ * code is then not used up and nothing changes); the address is
  * verified by it (and becomes primary if the user has none). Single use; a wrong code counts against
  * the address (at most 3). Failures are committed before they are thrown, so a wrong attempt counts
  * even though the request fails.
@@ -69,7 +71,10 @@ export async function finalizePasscode(
         await setPrimaryEmailRow(tenant.id, user.id, email.id);
         events.push({ type: "email.primary_changed", details: { userId: user.id, emailId: email.id } });
       }
-      const session = await issueSession(tenant, user, ["otp"], context);
+      // One factor: refused (403) when the user has a second factor the tenant enforces. A session of
+      // the same user verifying another address keeps the factors it was started with.
+      const amr = [...new Set<AuthMethod>([...((caller?.claims.amr ?? []) as AuthMethod[]), "otp"])];
+      const session = await issueSession(tenant, user, amr, context);
       events.push({
         type: "passcode.login.finalize.succeeded",
         details: { userId: user.id, passcodeId: row.id, purpose: row.purpose, sessionId: session.session.id },

@@ -10,7 +10,13 @@ import { findUser, type User } from "@/lib/users";
 import { MAX_FAILED_ATTEMPTS, digestCode, generateCode } from "./code";
 import { passcodeErrors } from "./errors";
 import { passcodeMail } from "./mail";
-import { expirePasscode, insertPasscode, latestPasscodeForAddress, sweepOldPasscodes } from "./store";
+import {
+  expirePasscodes,
+  insertPasscode,
+  liveCodesForAddress,
+  lockAddressCodes,
+  sweepOldPasscodes,
+} from "./store";
 
 const SWEEP_EVERY = 64;
 
@@ -118,16 +124,22 @@ export interface CodeTarget {
 }
 
 /**
- * Inserts a new code for the address (call inside a transaction). The address's failed attempts carry
- * over from its latest code while that one is live; with none left it is refused until that code
- * expires. The new code replaces the old one.
+ * Inserts a new code for the address (call inside a transaction). Sends to one address are serialised
+ * (an advisory lock on tenant and address), so parallel sends cannot each start a fresh count. The
+ * address's failed attempts carry over from its live code; with none left it is refused until that code
+ * expires. The new code replaces every live one.
  */
 async function insertCode(tenant: Tenant, target: CodeTarget, id: string, code: string) {
-  const latest = await latestPasscodeForAddress(tenant.id, target.address);
-  const live = latest && latest.usedAt === null && latest.secondsLeft > 0 ? latest : undefined;
-  const carried = live?.failedAttempts ?? 0;
-  if (live && carried >= MAX_FAILED_ATTEMPTS) throw passcodeErrors.locked(live.secondsLeft);
-  if (live) await expirePasscode(tenant.id, live.id);
+  await lockAddressCodes(tenant.id, target.address);
+  const live = await liveCodesForAddress(tenant.id, target.address);
+  const carried = Math.max(0, ...live.map((row) => row.failedAttempts));
+  if (carried >= MAX_FAILED_ATTEMPTS) {
+    throw passcodeErrors.locked(Math.max(...live.map((row) => row.secondsLeft)));
+  }
+  await expirePasscodes(
+    tenant.id,
+    live.map((row) => row.id),
+  );
   return insertPasscode({
     id,
     tenantId: tenant.id,

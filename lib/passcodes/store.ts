@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, lt, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import { executor } from "@/lib/db";
 import { passcodes, type PasscodeRow } from "@/lib/db/schema";
 import { UUID_PATTERN } from "@/lib/tenants/tenant";
@@ -31,20 +31,33 @@ export async function insertPasscode(
   return row!;
 }
 
-/** The newest code sent to the address (locked until the transaction ends). */
-export async function latestPasscodeForAddress(
-  tenantId: string,
-  address: string,
-): Promise<PasscodeState | undefined> {
+/**
+ * Serialises code changes of one address until the transaction ends (a transaction-level advisory lock
+ * on tenant and address): of parallel sends, each sees the codes the others committed.
+ */
+export async function lockAddressCodes(tenantId: string, address: string): Promise<void> {
   const db = await executor();
-  const [found] = await db
+  await db.execute(
+    sql`select pg_advisory_xact_lock(hashtextextended(${`passcode:${tenantId}:${address}`}, 0))`,
+  );
+}
+
+/** The address's live codes (not used, not expired), locked until the transaction ends. */
+export async function liveCodesForAddress(tenantId: string, address: string): Promise<PasscodeState[]> {
+  const db = await executor();
+  const rows = await db
     .select(withState)
     .from(passcodes)
-    .where(and(eq(passcodes.tenantId, tenantId), eq(passcodes.address, address)))
-    .orderBy(desc(passcodes.createdAt), desc(passcodes.id))
-    .limit(1)
+    .where(
+      and(
+        eq(passcodes.tenantId, tenantId),
+        eq(passcodes.address, address),
+        isNull(passcodes.usedAt),
+        sql`${passcodes.expiresAt} > clock_timestamp()`,
+      ),
+    )
     .for("update");
-  return found ? toState(found) : undefined;
+  return rows.map(toState);
 }
 
 /** One code by id, locked until the transaction ends. */
@@ -60,13 +73,14 @@ export async function lockPasscode(tenantId: string, id: string): Promise<Passco
   return found ? toState(found) : undefined;
 }
 
-/** Ends a code now (a newer one replaces it); its failure count stays for the next one to carry. */
-export async function expirePasscode(tenantId: string, id: string): Promise<void> {
+/** Ends codes now (a newer one replaces them); their failure counts stay for the next one to carry. */
+export async function expirePasscodes(tenantId: string, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
   const db = await executor();
   await db
     .update(passcodes)
     .set({ expiresAt: sql`least(${passcodes.expiresAt}, clock_timestamp())` })
-    .where(and(eq(passcodes.tenantId, tenantId), eq(passcodes.id, id)));
+    .where(and(eq(passcodes.tenantId, tenantId), inArray(passcodes.id, ids)));
 }
 
 /** Counts one wrong code; returns the new count. */

@@ -18,6 +18,8 @@ const TYPE = "password.login";
  * user, a user without a password and a wrong password are the same 401 and take the same time (a
  * dummy hash is verified). After 100 consecutive failures the password is locked (403) until the user
  * sets a new one; attempts are counted before they are checked, so parallel guesses cannot exceed it.
+ * A user with a second factor the tenant enforces gets no session: 403 `SECOND_FACTOR_REQUIRED` (use
+ * the flow API, which asks for the second factor).
  */
 export async function loginWithPassword(
   tenant: Tenant,

@@ -3,6 +3,7 @@ import { recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { getConfig } from "@/lib/config";
 import type { SessionRow } from "@/lib/db/schema";
 import { Unauthorized } from "@/lib/errors";
+import { requireSecondFactor } from "@/lib/mfa";
 import { getJwks, signToken, type Tenant } from "@/lib/tenants";
 import { findUser, type User } from "@/lib/users";
 import {
@@ -41,7 +42,8 @@ export const issuerOf = (tenant: Tenant): string => `${getConfig().baseUrl}/t/${
 
 /**
  * Starts a session: a row (so it can be ended at once) and a JWT naming it, signed with the tenant's
- * key. The user keeps at most the tenant's session limit; the oldest sessions go.
+ * key. The user keeps at most the tenant's session limit; the oldest sessions go. Never a session whose
+ * `amr` lacks a second factor the user set up and the tenant enforces (`SecondFactorRequired`, 403).
  */
 export async function issueSession(
   tenant: Tenant,
@@ -49,6 +51,7 @@ export async function issueSession(
   amr: AuthMethod[],
   context: AuditContext,
 ): Promise<IssuedSession> {
+  await requireSecondFactor(tenant, user.id, amr);
   const lifetime = tenant.sessionLifetimeSeconds;
   const session = await insertSession({
     tenantId: tenant.id,

@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import { and, count, eq } from "drizzle-orm";
-import { Secret, TOTP } from "otpauth";
 import { describe, expect, it } from "vitest";
 import * as finalizeRoute from "@/app/(flow-api)/t/[tenantId]/flow/[flow]/finalize/route";
 import * as initializeRoute from "@/app/(flow-api)/t/[tenantId]/flow/[flow]/initialize/route";
@@ -15,7 +14,6 @@ import {
 import { executor } from "@/lib/db";
 import { emails, flows, passwords, sessions, users, webauthnCredentials } from "@/lib/db/schema";
 import type { FlowResponse } from "@/lib/flows";
-import { newOtpSecret, saveOtpSecret } from "@/lib/flows/otp";
 import { MAX_FAILED_ATTEMPTS, setPassword } from "@/lib/passwords";
 import type { Tenant } from "@/lib/tenants";
 import type { UpdateTenantInput } from "@/lib/tenants/schemas";
@@ -42,17 +40,13 @@ import {
   useDevOutbox,
   validateSessionCookie,
 } from "../helpers/public-api";
+import { CAPABILITIES, actNotOffered, addTotp, identify, loginInit, totpCode } from "../helpers/login";
 import { outboxCode } from "../helpers/smtp";
 import { SoftwareAuthenticator } from "../helpers/software-authenticator";
 
 useDevOutbox();
 
 const PASSWORD = "correct horse battery staple";
-const CAPABILITIES = {
-  webauthn_available: true,
-  webauthn_conditional_mediation_available: false,
-  webauthn_platform_authenticator_available: true,
-};
 
 interface RequestOptionsPayload {
   request_options: {
@@ -77,26 +71,6 @@ const successOf = (state: FlowResponse) => state.payload as unknown as SuccessPa
 /** A tenant whose passcodes are not rate limited, with these platform settings. */
 function tenantWith(platform: NonNullable<UpdateTenantInput["platform"]> = {}): Promise<Tenant> {
   return createPasscodeTenant({ platform });
-}
-
-/** `POST /login`, then the capabilities the elements report: `login_init`. */
-async function loginInit(tenant: Tenant, capabilities: Partial<typeof CAPABILITIES> = {}) {
-  const preflight = expectState(await startFlow(tenant, "login"), "preflight", [
-    "register_client_capabilities",
-  ]);
-  const init = await act(tenant, preflight, "register_client_capabilities", {
-    ...CAPABILITIES,
-    ...capabilities,
-  });
-  return expectState(init, "login_init");
-}
-
-/** `continue_with_login_identifier` with the input the state asks for (`email` or `identifier`). */
-function identify(tenant: Tenant, state: FlowResponse, value: string): Promise<FlowCall> {
-  const inputs = state.actions.continue_with_login_identifier!.inputs;
-  return act(tenant, state, "continue_with_login_identifier", {
-    [inputs.email ? "email" : "identifier"]: value,
-  });
 }
 
 /** A platform user (no external id), with a username and a primary address when given. */
@@ -155,19 +129,6 @@ async function addSecurityKey(
   return response.id;
 }
 
-/** An authenticator-app secret for the user; returns the base32 secret. */
-async function addTotp(tenant: Tenant, user: User): Promise<string> {
-  const { secret } = await newOtpSecret(tenant, "test");
-  await saveOtpSecret(tenant, user.id, secret);
-  return secret;
-}
-
-/** The app's code now, or `steps` time steps later (within the accepted window). */
-function totpCode(secret: string, steps = 0): string {
-  const totp = new TOTP({ algorithm: "SHA1", digits: 6, period: 30, secret: Secret.fromBase32(secret) });
-  return totp.generate({ timestamp: Date.now() + steps * 30_000 });
-}
-
 async function sessionCount(tenant: Tenant): Promise<number> {
   const db = await executor();
   const [row] = await db.select({ n: count() }).from(sessions).where(eq(sessions.tenantId, tenant.id));
@@ -216,19 +177,6 @@ async function someAssertion() {
     { origin: ORIGIN },
   );
   return authenticator.login({ challenge: "AAAA", rpId: "localhost" }, { origin: ORIGIN });
-}
-
-/** Posts an action the state does not offer (its href built by hand) with the state's CSRF token. */
-function actNotOffered(
-  tenant: Tenant,
-  state: FlowResponse,
-  action: string,
-  input: Record<string, unknown> = {},
-) {
-  return postHref(tenant, `/login?action=${action}%40${flowIdOf(state)}`, {
-    input_data: input,
-    csrf_token: state.csrf_token,
-  });
 }
 
 describe("login flow: start and identifier", () => {

@@ -50,6 +50,8 @@ export const otpSecrets = pgTable("otp_secrets", {
   secret: text("secret").notNull(),
   /** The last accepted time step: a code is accepted once (`otp_code_already_used`). */
   lastUsedStep: integer("last_used_step"),
+  /** Wrong codes since the last right one (every `MAX_OTP_FAILURES` ends the login and mails the user). */
+  failedAttempts: integer("failed_attempts").notNull().default(0),
   createdAt: timestamp("created_at", { withTimezone: true, precision: 6 }).notNull().defaultNow(),
 });
 export type OtpSecretRow = typeof otpSecrets.$inferSelect;

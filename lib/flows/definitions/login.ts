@@ -8,7 +8,6 @@ import {
   issueFlowRequestOptions,
   parseAssertionResponse,
   userPasskeys,
-  userSecurityKeys,
   type FlowAssertionMode,
 } from "@/lib/ceremonies/webauthn/flow-login";
 import { isClaimOnly } from "@/lib/emails";
@@ -21,6 +20,8 @@ import {
   userHasPassword,
   verifyUserPassword,
 } from "@/lib/passwords/verify";
+import { NO_SECOND_FACTORS, hasSecondFactor, secondFactorsOf, type SecondFactors } from "@/lib/mfa";
+import { notifySecondFactorFailures } from "@/lib/mfa/notify";
 import { RateLimited, consumeRateLimit } from "@/lib/rate-limit";
 import type { AuthMethod } from "@/lib/sessions";
 import { findUser, type User } from "@/lib/users";
@@ -33,8 +34,7 @@ import {
   type Transition,
 } from "../definition";
 import { FlowError } from "../errors";
-import { checkOtpCode } from "../otp";
-import { hasOtpSecret } from "../otp-store";
+import { MAX_OTP_FAILURES, checkOtpCode } from "../otp";
 import type { MfaMethod } from "../payloads";
 import { passcodeConfirmation, setPasscodeTarget } from "./passcode";
 import {
@@ -60,8 +60,13 @@ const KEY = {
   loginMethod: "login_method",
   /** The second factors the user must choose from (`MfaMethods`). */
   mfa: "mfa_methods",
-  /** Forgotten password: `requested`, then `verified` once the mailed code was right. */
+  /**
+   * Forgotten password: `requested`, then `verified` once the mailed code was right; the new password
+   * is asked for only after the second factor, so mailbox access alone cannot choose it.
+   */
   recovery: "password_recovery",
+  /** The second factor proven before the new password of a recovery is set. */
+  mfaDone: "mfa_done",
   /** The assertion the client is asked for: `{mode, challenge}`. */
   assertion: "webauthn_assertion",
 } as const;
@@ -71,10 +76,7 @@ interface Methods {
   password: boolean;
   passcode: boolean;
 }
-interface MfaMethods {
-  totp: boolean;
-  security_key: boolean;
-}
+type MfaMethods = SecondFactors;
 interface PasscodeEmail {
   address: string;
   emailId: string;
@@ -87,7 +89,7 @@ type FirstFactor = "password" | "passcode";
 
 const AMR: Record<FirstFactor, AuthMethod> = { password: "pwd", passcode: "otp" };
 const NO_METHODS: Methods = { passkey: false, password: false, passcode: false };
-const NO_MFA: MfaMethods = { totp: false, security_key: false };
+const NO_MFA: MfaMethods = NO_SECOND_FACTORS;
 
 const methodsOf = (ctx: FlowContext) => (ctx.stash[KEY.methods] as Methods | undefined) ?? NO_METHODS;
 const mfaOf = (ctx: FlowContext) => (ctx.stash[KEY.mfa] as MfaMethods | undefined) ?? NO_MFA;
@@ -149,16 +151,6 @@ async function loginMethodsOf(ctx: FlowContext, user: User, email: PasscodeEmail
   };
 }
 
-/** The second factors the user has set up, of those the tenant has on. */
-async function mfaMethodsOf(ctx: FlowContext, user: User): Promise<MfaMethods> {
-  const mfa = ctx.tenant.platform.mfa;
-  if (!mfa.enabled) return NO_MFA;
-  return {
-    totp: mfa.totp && (await hasOtpSecret(ctx.tenant.id, user.id)),
-    security_key: mfa.securityKeys && (await userSecurityKeys(ctx.tenant, user.id)).length > 0,
-  };
-}
-
 /** To `login_passkey`, whose entry issues the request options for `mode`. */
 function toPasskey(ctx: FlowContext, mode: FlowAssertionMode): Transition {
   ctx.stash[KEY.assertion] = { mode } satisfies Assertion;
@@ -180,22 +172,32 @@ function toPasscode(ctx: FlowContext, recovery: "requested" | undefined): Transi
 }
 
 /**
- * A first factor is proven: a session, unless the user has second factors (then a security key
- * first when the client can use one, as it cannot be phished; the authenticator app otherwise).
+ * A first factor is proven: on to the user's second factor if they have one (a security key first
+ * when the client can use one, as it cannot be phished; the authenticator app otherwise), else done.
  */
 async function firstFactorDone(ctx: FlowContext, user: User, method: FirstFactor): Promise<Transition> {
   ctx.stash[KEY.loginMethod] = method;
-  const mfa = await mfaMethodsOf(ctx, user);
-  if (!mfa.totp && !mfa.security_key) return signIn(ctx, user, [AMR[method]], { login_method: method });
+  const mfa = await secondFactorsOf(ctx.tenant, user.id);
+  if (!hasSecondFactor(mfa)) return factorsDone(ctx, user, undefined);
   ctx.stash[KEY.mfa] = mfa;
   return {
     to: mfa.security_key && (webauthnAvailable(ctx) || !mfa.totp) ? "login_security_key" : "login_otp",
   };
 }
 
-function secondFactorDone(ctx: FlowContext, user: User, mfaMethod: MfaMethod): Promise<Transition> {
+/**
+ * Every factor the user needs is proven: a session, or first the new password of a recovery (asked
+ * for only now, so that mailbox access alone cannot choose it).
+ */
+function factorsDone(ctx: FlowContext, user: User, mfaMethod: MfaMethod | undefined): Promise<Transition> {
+  if (ctx.stash[KEY.recovery] === "verified") {
+    if (mfaMethod) ctx.stash[KEY.mfaDone] = mfaMethod;
+    return Promise.resolve({ to: "login_password_recovery" });
+  }
   const method = ctx.stash[KEY.loginMethod] as FirstFactor;
-  return signIn(ctx, user, [AMR[method], mfaMethod], { login_method: method, mfa_method: mfaMethod });
+  return mfaMethod
+    ? signIn(ctx, user, [AMR[method], mfaMethod], { login_method: method, mfa_method: mfaMethod })
+    : signIn(ctx, user, [AMR[method]], { login_method: method });
 }
 
 /** Password and TOTP guesses share the tenant's `password` limit, per IP and per user. */
@@ -256,7 +258,7 @@ async function securityKeyLogin(ctx: FlowContext, response: AuthenticationRespon
   } catch (error) {
     throw await assertionFailure(ctx, response, error, false);
   }
-  return secondFactorDone(ctx, user, "security_key");
+  return factorsDone(ctx, user, "security_key");
 }
 
 /** A code mailed to an unverified address proves it: the address is verified (Hanko's login hook). */
@@ -276,10 +278,7 @@ const passcode = passcodeConfirmation(async (ctx, checked) => {
   const user = await identifiedUser(ctx);
   if (checked.userId !== user.id) throw new Error("the passcode was sent for another user");
   await verifyAddress(ctx, user, checked.emailId);
-  if (ctx.stash[KEY.recovery] === "requested") {
-    ctx.stash[KEY.recovery] = "verified";
-    return { to: "login_password_recovery" };
-  }
+  if (ctx.stash[KEY.recovery] === "requested") ctx.stash[KEY.recovery] = "verified";
   return firstFactorDone(ctx, user, "passcode");
 });
 
@@ -401,9 +400,15 @@ const passwordRecovery: ActionDefinition = {
       maxLength: MAX_PASSWORD_LENGTH,
     },
   ],
-  available: (ctx) => ctx.stash[KEY.recovery] === "verified",
+  available: (ctx) => ctx.stash[KEY.recovery] === "verified" && ctx.stash[KEY.loginMethod] === "passcode",
   async run(ctx, input) {
     const user = await identifiedUser(ctx);
+    // The second factor, when the user has one, was proven before this state: check it again, so
+    // that a factor added since cannot be skipped.
+    const mfaDone = ctx.stash[KEY.mfaDone] as MfaMethod | undefined;
+    if (!mfaDone && hasSecondFactor(await secondFactorsOf(ctx.tenant, user.id))) {
+      throw new FlowError("operation_not_permitted_error", "The second factor was not proven");
+    }
     try {
       await setPassword(ctx.tenant, user, { password: String(input.new_password) }, ctx.audit);
     } catch (error) {
@@ -414,8 +419,9 @@ const passwordRecovery: ActionDefinition = {
       });
     }
     delete ctx.stash[KEY.recovery];
-    // The mailed code was the proof of this login; the new password is set for the next one.
-    return firstFactorDone(ctx, user, "passcode");
+    // The mailed code (and the second factor) were the proof of this login; the new password is set
+    // for the next one.
+    return factorsDone(ctx, user, mfaDone);
   },
 };
 
@@ -426,13 +432,23 @@ const otpCodeValidate: ActionDefinition = {
   async run(ctx, input) {
     const user = await identifiedUser(ctx);
     await limitAttempts(ctx, user);
-    const result = await checkOtpCode(ctx.tenant, user.id, String(input.otp_code));
+    const check = await checkOtpCode(ctx.tenant, user.id, String(input.otp_code));
+    const { result } = check;
     await recordAuditEvent(ctx.tenant.id, {
       ...ctx.audit,
       actor: user.id,
       type: `otp.check.${result === "ok" ? "succeeded" : "failed"}`,
       details: { userId: user.id, result, flowId: ctx.flowId },
     });
+    if (check.result === "invalid" && check.failures % MAX_OTP_FAILURES === 0) {
+      // Guessing costs the first factor again: the login starts over, and the user is told.
+      await notifySecondFactorFailures(ctx.tenant, user.id, check.failures, { ...ctx.audit, actor: user.id });
+      throw new FlowError(
+        "operation_not_permitted_error",
+        "Too many wrong codes: sign in again. The account's owner was notified by email.",
+        { restartAt: "login_init" },
+      );
+    }
     if (result === "used") {
       throw new FlowError("otp_code_already_used", "The code was used already: wait for the next one", {
         input: "otp_code",
@@ -440,7 +456,7 @@ const otpCodeValidate: ActionDefinition = {
     }
     if (result !== "ok")
       throw new FlowError("otp_code_invalid", "The code is invalid", { input: "otp_code" });
-    return secondFactorDone(ctx, user, "totp");
+    return factorsDone(ctx, user, "totp");
   },
 };
 

@@ -1,0 +1,1 @@
+ALTER TABLE "otp_secrets" ADD COLUMN "failed_attempts" integer DEFAULT 0 NOT NULL;
