@@ -21,8 +21,12 @@ export class AppLinkError extends Error {
   override name = "AppLinkError";
 }
 
-/** Reads a QR payload (the URL, possibly with surrounding whitespace); throws AppLinkError when it is not one. */
-export function parseAppLink(text: string): AppLink {
+/**
+ * Reads a QR payload (the URL, possibly with surrounding whitespace); throws AppLinkError when it is not
+ * one, or when `only.origin` is given and the link points elsewhere (a server opening links for others
+ * must not fetch any host and port it is handed).
+ */
+export function parseAppLink(text: string, only: { origin?: string | undefined } = {}): AppLink {
   let url: URL;
   try {
     url = new URL(text.trim());
@@ -34,6 +38,9 @@ export function parseAppLink(text: string): AppLink {
   const id = APP_PATH.exec(url.pathname)?.[1];
   if (!/^https?:$/.test(url.protocol) || !id || !url.searchParams.get("token")) {
     throw new AppLinkError("not a Sesame request link: expected …/v1/uaf/app/requests/<id>?token=…");
+  }
+  if (only.origin !== undefined && url.origin !== only.origin) {
+    throw new AppLinkError(`not a link of this Sesame: expected ${only.origin}/v1/uaf/app/requests/…`);
   }
   return { url: url.toString(), origin: url.origin, requestId: id.toLowerCase() };
 }
@@ -71,6 +78,8 @@ async function exchange(
 ): Promise<AppRequest> {
   const response = await fetch(link.url, {
     ...init,
+    // A request link answers itself; a redirect would lead the app (or a server acting as one) elsewhere.
+    redirect: "error",
     signal: AbortSignal.timeout(timeoutMs),
     headers: { accept: "application/json", ...(init.body ? { "content-type": "application/json" } : {}) },
   });
@@ -109,6 +118,8 @@ export function answerAppRequest(
 
 export interface HandleOptions {
   deviceKeyInfo?: DeviceKeyInfo;
+  /** Only links of this origin are opened (see parseAppLink). */
+  origin?: string;
   /** Per HTTP call (default 30 s). */
   timeoutMs?: number;
   /**
@@ -136,7 +147,7 @@ export async function handleAppLink(
   qrPayload: string,
   options: HandleOptions = {},
 ): Promise<HandleResult> {
-  const link = parseAppLink(qrPayload);
+  const link = parseAppLink(qrPayload, { origin: options.origin });
   const request = await fetchAppRequest(link, options.timeoutMs);
   const summary = authenticator.describe(request.request);
   if (request.operation !== "DEREG" && request.status !== "PENDING") {

@@ -1,5 +1,5 @@
-import type { Config } from "@/lib/config";
-import type { DemoTenant } from "./seed-demo-tenant";
+import { isLocalUrl, type Config } from "@/lib/config";
+import { DEMO_KEYS_FILE, type DemoTenant } from "./seed-demo-tenant";
 
 function describeDatabase(config: Config): string {
   if (!config.databaseUrl) return `embedded PGlite in ${config.dataDir}/pglite`;
@@ -18,20 +18,40 @@ export function banner(config: Config, demo: DemoTenant | undefined, created: bo
     `  Health     ${base}/livez  ${base}/readyz`,
   ];
   if (demo) {
+    const example = (path: string) => (config.examples ? `  (demo: ${base}/examples/${path})` : "");
     lines.push(
       "",
       `  Demo tenant "${demo.name}" ${created ? "(created now)" : ""}`.trimEnd(),
       `    id                 ${demo.tenantId}`,
       `    RP ID / origins    ${demo.rpId} / ${demo.origins.join(", ")}`,
       `    status page        ${base}/t/${demo.tenantId}/admin/`,
-      `    Passkey API        ${base}/passkey/${demo.tenantId}/  (demo: ${base}/examples/passkeys)`,
-      `    Authenticator API  ${base}/v1/uaf/requests  (demo: ${base}/examples/uaf)`,
-      `    admin key          ${demo.keys.admin}`,
+      `    Passkey API        ${base}/passkey/${demo.tenantId}/${example("passkeys")}`,
+      `    Authenticator API  ${base}/v1/uaf/requests${example("uaf")}`,
+      // The admin key is shown once, when it is made; later starts only say where it is kept.
+      created
+        ? `    admin key          ${demo.keys.admin}  (shown once)`
+        : `    admin key          in ${config.dataDir}/${DEMO_KEYS_FILE}`,
       `    passkey key        ${demo.keys.passkey}`,
       `    authenticator key  ${demo.keys.authenticator}`,
-      `    (kept in ${config.dataDir}/demo-keys.json; more keys: npm run sesame -- key create --help)`,
+      `    (kept in ${config.dataDir}/${DEMO_KEYS_FILE}; more keys: npm run sesame -- key create --help)`,
     );
+    if (!config.examples) lines.push("    example pages      off (SESAME_EXAMPLES)");
   }
+  const outbox = outboxWarning(config);
+  if (outbox) lines.push("", ...outbox.split("\n").map((line) => `  ${line}`));
   lines.push("");
   return lines.join("\n");
+}
+
+/**
+ * Without SMTP_URL, login codes go to the dev outbox: the log and a database table, in clear. Fine on
+ * a developer's machine; anywhere else a loud warning at every start.
+ */
+export function outboxWarning(config: Config): string | undefined {
+  if (config.smtpUrl || isLocalUrl(config.baseUrl)) return undefined;
+  return [
+    "!!! WARNING: SMTP_URL is not set, and Sesame is not on localhost.",
+    "!!! Login and verification codes are written to the log and the mail_outbox table in clear,",
+    "!!! where anyone who reads them can log in as your users. Set SMTP_URL before real use.",
+  ].join("\n");
 }

@@ -2,7 +2,7 @@ import { getConfig } from "@/lib/config";
 import { getMasterSecret } from "@/lib/crypto";
 import { getDatabase } from "@/lib/db";
 import { getLogger } from "@/lib/log";
-import { banner } from "./banner";
+import { banner, outboxWarning } from "./banner";
 import { checkMasterSecret } from "./check-master-secret";
 import { seedDemoTenant } from "./seed-demo-tenant";
 
@@ -23,6 +23,8 @@ export async function boot(): Promise<void> {
     "database open and migrated",
   );
   process.stdout.write(`${banner(config, demo, created)}\n`);
+  const outbox = outboxWarning(config);
+  if (outbox) getLogger().warn(outbox.replace(/!!! /g, "").replace(/\n/g, " "));
 }
 
 /** boot(), and on failure a clear message on stderr and exit code 1 (a wrong setting, a locked data folder). */

@@ -49,6 +49,10 @@ const EnvSchema = z.object({
     .enum(["true", "false", "1", "0"], { error: "must be true or false" })
     .default("true")
     .transform((value) => value === "true" || value === "1"),
+  SESAME_EXAMPLES: z
+    .enum(["true", "false", "1", "0"], { error: "must be true or false" })
+    .optional()
+    .transform((value) => (value === undefined ? undefined : value === "true" || value === "1")),
   SMTP_URL: z
     .url({
       protocol: /^smtps?$/,
@@ -83,6 +87,17 @@ export function parseCidr(
   return { address, prefix, family: version === 4 ? "ipv4" : "ipv6" };
 }
 
+/** Whether a URL's host is this machine (localhost, 127.0.0.0/8 or ::1): a development setup. */
+export function isLocalUrl(url: string): boolean {
+  const host = new URL(url).hostname;
+  return (
+    host === "localhost" ||
+    host.endsWith(".localhost") ||
+    host === "[::1]" ||
+    /^127\.\d+\.\d+\.\d+$/.test(host)
+  );
+}
+
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export interface Config {
@@ -102,6 +117,11 @@ export interface Config {
   logLevel: LogLevel;
   /** Seed a demo tenant on the first start against an empty database. */
   seedDemo: boolean;
+  /**
+   * Serve the example pages under /examples (they act with the demo tenant's keys, without sign-in).
+   * `SESAME_EXAMPLES`; by default on only when the public URL is localhost.
+   */
+  examples: boolean;
   /** SMTP server for passcode mails (`smtp://` or `smtps://`); unset: mails go to the dev outbox. */
   smtpUrl: string | undefined;
   /** Sender of Sesame's mails: `address` or `Name <address>`. */
@@ -126,15 +146,17 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
   }
   const e = result.data;
+  const baseUrl = (e.SESAME_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
   return {
     port: e.PORT,
-    baseUrl: (e.SESAME_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ""),
+    baseUrl,
     databaseUrl: e.DATABASE_URL,
     dataDir: path.resolve(e.SESAME_DATA_DIR),
     masterSecret: e.SESAME_MASTER_SECRET,
     trustedProxies: e.SESAME_TRUSTED_PROXIES,
     logLevel: e.LOG_LEVEL,
     seedDemo: e.SESAME_SEED_DEMO,
+    examples: e.SESAME_EXAMPLES ?? isLocalUrl(baseUrl),
     smtpUrl: e.SMTP_URL,
     smtpFrom: e.SMTP_FROM,
   };

@@ -1,1 +1,9 @@
-export { ConfigError, getConfig, parseCidr, parseConfig, type Config, type LogLevel } from "./env";
+export {
+  ConfigError,
+  getConfig,
+  isLocalUrl,
+  parseCidr,
+  parseConfig,
+  type Config,
+  type LogLevel,
+} from "./env";

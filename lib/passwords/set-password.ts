@@ -1,6 +1,7 @@
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { transaction } from "@/lib/db";
 import { AppError } from "@/lib/errors";
+import { endOtherSessions } from "@/lib/sessions";
 import type { Tenant } from "@/lib/tenants";
 import type { User } from "@/lib/users";
 import { hashPassword } from "./hashing";
@@ -13,16 +14,23 @@ export interface SetPasswordInput {
   password: string;
 }
 
+export interface SetPasswordOptions {
+  /** The caller's session, kept when a replaced password ends the user's other sessions. */
+  keepSessionId?: string | undefined;
+}
+
 /**
  * `POST|PUT /password`: sets the signed-in user's password, or replaces it (Hanko's `PUT /password`:
  * the session is the proof, the old password is not asked for). A new password clears the failure
- * count and the lock. `created` tells a first password (201) from a replacement (200).
+ * count and the lock. `created` tells a first password (201) from a replacement (200). Replacing a
+ * password (a change or a reset) ends the user's other sessions: all but `keepSessionId`.
  */
 export async function setPassword(
   tenant: Tenant,
   user: User,
   input: SetPasswordInput,
   context: AuditContext,
+  options: SetPasswordOptions = {},
 ): Promise<{ created: boolean }> {
   ensurePasswordsEnabled(tenant);
   const type = "password.set";
@@ -45,6 +53,9 @@ export async function setPassword(
         type: `${type}.succeeded`,
         details: { created: !existing, unlocked: existing?.lockedAt != null },
       });
+      if (existing) {
+        await endOtherSessions(tenant, user.id, options.keepSessionId, audit, "password changed");
+      }
       return { created: !existing };
     });
   });

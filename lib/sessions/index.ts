@@ -1,6 +1,7 @@
 export {
   authenticateSession,
   checkSessionToken,
+  endOtherSessions,
   endSession,
   issueSession,
   issuerOf,

@@ -8,6 +8,7 @@ import { getJwks, signToken, type Tenant } from "@/lib/tenants";
 import { findUser, type User } from "@/lib/users";
 import {
   deleteSession,
+  deleteUserSessions,
   findPrimaryEmail,
   insertSession,
   sweepExpiredSessions,
@@ -177,4 +178,28 @@ export async function endSession(
     type: reason === "logout" ? "user.logged_out" : "session.revoked",
     details: { sessionId: session.id },
   });
+}
+
+/**
+ * Ends every session of the user but `keep` (the caller's own, when there is one): after a password
+ * change or reset, whoever held the old password is signed out. Audited as `session.revoked` with the
+ * reason.
+ */
+export async function endOtherSessions(
+  tenant: Tenant,
+  userId: string,
+  keep: string | undefined,
+  context: AuditContext,
+  reason: string,
+): Promise<number> {
+  const ended = await deleteUserSessions(tenant.id, userId, keep);
+  if (ended.length > 0) {
+    await recordAuditEvent(tenant.id, {
+      ...context,
+      actor: context.actor ?? userId,
+      type: "session.revoked",
+      details: { sessionIds: ended, reason },
+    });
+  }
+  return ended.length;
 }

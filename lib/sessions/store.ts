@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, lt, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, lt, ne, sql } from "drizzle-orm";
 import { executor } from "@/lib/db";
 import { emails, sessions, type EmailRow, type SessionRow } from "@/lib/db/schema";
 import { UUID_PATTERN } from "@/lib/tenants/tenant";
@@ -66,6 +66,26 @@ export async function deleteSession(tenantId: string, sessionId: string): Promis
     .where(and(eq(sessions.tenantId, tenantId), eq(sessions.id, sessionId)))
     .returning({ id: sessions.id });
   return rows.length === 1;
+}
+
+/** Deletes the user's sessions, but `keep` (when given); returns the ids of those ended. */
+export async function deleteUserSessions(
+  tenantId: string,
+  userId: string,
+  keep: string | undefined,
+): Promise<string[]> {
+  const db = await executor();
+  const rows = await db
+    .delete(sessions)
+    .where(
+      and(
+        eq(sessions.tenantId, tenantId),
+        eq(sessions.userId, userId),
+        ...(keep ? [ne(sessions.id, keep)] : []),
+      ),
+    )
+    .returning({ id: sessions.id });
+  return rows.map((row) => row.id);
 }
 
 export async function selectUserSessions(tenantId: string, userId: string): Promise<SessionRow[]> {

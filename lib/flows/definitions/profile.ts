@@ -483,7 +483,9 @@ const passwordSet = (description: string, existing: boolean): ActionDefinition =
   async run(ctx, input) {
     const { user } = await profileOf(ctx);
     await onInput("password", "value_invalid_error", () =>
-      setPassword(ctx.tenant, user, { password: String(input.password) }, ctx.audit),
+      setPassword(ctx.tenant, user, { password: String(input.password) }, ctx.audit, {
+        keepSessionId: sessionOf(ctx).session.id,
+      }),
     );
     return { stay: true };
   },

@@ -7,6 +7,7 @@ import {
   softwareAuthenticatorStateSchema,
   type SoftwareAuthenticatorState,
 } from "@/lib/ceremonies/uaf";
+import { exampleLinkOrigin, exampleTenant } from "@/lib/examples";
 import type { Result } from "../uaf/actions";
 import { demoFacetId } from "./facet";
 
@@ -49,6 +50,7 @@ export interface ApproveOutcome {
 
 async function attempt<T>(work: () => Promise<T>): Promise<Result<T>> {
   try {
+    await exampleTenant();
     return { ok: true, value: await work() };
   } catch (error) {
     return { ok: false, error: error instanceof Error ? error.message : String(error) };
@@ -70,7 +72,7 @@ export async function newAuthenticatorState(): Promise<Result<SoftwareAuthentica
 export async function openLink(state: unknown, text: string): Promise<Result<RequestDescription>> {
   return attempt(async () => {
     const authenticator = authenticatorFrom(state);
-    const request = await fetchAppRequest(parseAppLink(text));
+    const request = await fetchAppRequest(parseAppLink(text, { origin: exampleLinkOrigin() }));
     const summary = authenticator.describe(request.request);
     return {
       id: request.id,
@@ -92,6 +94,7 @@ export async function approveLink(state: unknown, text: string): Promise<Result<
   return attempt(async () => {
     const authenticator = authenticatorFrom(state);
     const { request, outcome, removed } = await handleAppLink(authenticator, text, {
+      origin: exampleLinkOrigin(),
       deviceKeyInfo: {
         keyName: "Demo authenticator (browser)",
         deviceOs: "Web",

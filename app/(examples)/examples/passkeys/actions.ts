@@ -1,8 +1,8 @@
 "use server";
 
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from "jose";
-import { readDemoTenant } from "@/lib/boot/seed-demo-tenant";
 import { getConfig } from "@/lib/config";
+import { exampleTenant } from "@/lib/examples";
 
 /*
  * The relying party's backend of the demo: it holds the Passkey API key and calls the Passkey API over
@@ -10,12 +10,7 @@ import { getConfig } from "@/lib/config";
  * only where no key is needed (registration finalize, login).
  */
 
-async function demo() {
-  const tenant = await readDemoTenant();
-  if (!tenant)
-    throw new Error("No demo tenant: start Sesame with an empty database and SESAME_SEED_DEMO on.");
-  return tenant;
-}
+const demo = exampleTenant;
 
 async function passkeyApi<T>(method: string, path: string, body?: unknown): Promise<T> {
   const { tenantId, keys } = await demo();

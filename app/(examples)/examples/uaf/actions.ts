@@ -1,8 +1,8 @@
 "use server";
 
 import QRCode from "qrcode";
-import { readDemoTenant } from "@/lib/boot/seed-demo-tenant";
 import { getConfig } from "@/lib/config";
+import { exampleTenant } from "@/lib/examples";
 
 /*
  * The relying party's backend of the UAF demo: it holds the demo tenant's authenticator key and calls
@@ -61,9 +61,7 @@ class ApiError extends Error {
 }
 
 async function authenticatorApi<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const tenant = await readDemoTenant();
-  if (!tenant)
-    throw new Error("No demo tenant: start Sesame with an empty database and SESAME_SEED_DEMO on.");
+  const tenant = await exampleTenant();
   const res = await fetch(`${getConfig().baseUrl}${path}`, {
     method,
     headers: {

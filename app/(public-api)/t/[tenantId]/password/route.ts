@@ -11,7 +11,9 @@ async function set({
   audit,
 }: RouteInput<typeof setPasswordContract | typeof changePassword>) {
   const input = { userId: body.user_id, password: body.password };
-  const { created } = await setPassword(tenant, session.user, input, audit);
+  const { created } = await setPassword(tenant, session.user, input, audit, {
+    keepSessionId: session.session.id,
+  });
   return json({ user_id: session.user.id }, created ? 201 : 200);
 }
 
