@@ -19,8 +19,12 @@ export const GROUP_DEFAULTS: Readonly<Record<string, GroupLimit>> = {
   user_lookup: { points: 10, durationSeconds: 60 },
   // POST /sessions/validate (backends): generous, so a backend validating per request is rarely slowed.
   session_validate: { points: 600, durationSeconds: 60 },
-  // Every flow API request (starts and actions; a sign-up takes about six): bounds flow rows per client.
+  // Every flow API request (starts and actions; a sign-up takes about six): bounds flow rows per client,
+  // and the audit rows refused flow requests write.
   flow: { points: 300, durationSeconds: 60 },
+  // Passkey logins started without an API key (discoverable on the Passkey API, every public
+  // POST /webauthn/login/initialize): each stores a challenge and an audit row for nobody in particular.
+  webauthn_login: { points: 60, durationSeconds: 60 },
 };
 
 /** The tenant's limit for `group`, else the default; undefined when neither exists (not limited). */

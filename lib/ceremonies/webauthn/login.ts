@@ -5,6 +5,7 @@ import type {
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { selectUserCredentials } from "@/lib/credentials";
 import { BadRequest, NotFound } from "@/lib/errors";
+import { consumeRateLimit } from "@/lib/rate-limit";
 import type { Tenant } from "@/lib/tenants";
 import { findUserByExternalId } from "@/lib/users";
 import { finalizeAssertion, issueAssertionOptions } from "./assertion";
@@ -27,6 +28,10 @@ export async function initializeLogin(
   context: AuditContext,
 ): Promise<PublicKeyCredentialRequestOptionsJSON> {
   const type = `${auditPrefix(kind)}.initialize`;
+  // Without a user (and so without an API key) anyone may ask: bounded per IP before anything is stored.
+  if (kind === "login" && input.userId === undefined) {
+    await consumeRateLimit(tenant, "webauthn_login", { ip: context.ip ?? null, audit: context });
+  }
   return auditFailures(tenant.id, type, context, async () => {
     let user;
     let credentials = null;

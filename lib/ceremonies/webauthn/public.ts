@@ -8,6 +8,7 @@ import { selectUserCredentials } from "@/lib/credentials";
 import { transaction } from "@/lib/db";
 import { BadRequest, Unauthorized } from "@/lib/errors";
 import { issueSession, type IssuedSession } from "@/lib/sessions";
+import { consumeRateLimit } from "@/lib/rate-limit";
 import type { Tenant } from "@/lib/tenants";
 import { findUser, getProfile, type User } from "@/lib/users";
 import { finalizeAssertion, issueAssertionOptions } from "./assertion";
@@ -90,6 +91,8 @@ export async function initializePublicLogin(
   context: AuditContext,
 ): Promise<PublicKeyCredentialRequestOptionsJSON> {
   const type = `${auditPrefix("public-login")}.initialize`;
+  // No key, no session: anyone may ask, so each client is bounded before anything is stored.
+  await consumeRateLimit(tenant, "webauthn_login", { ip: context.ip ?? null, audit: context });
   return auditFailures(tenant.id, type, context, async () => {
     let user: User | undefined;
     let credentials = null;
