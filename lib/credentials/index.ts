@@ -9,6 +9,7 @@ export {
 } from "./manage-credentials";
 export { deleteUserCredential, listUserCredentials, renameUserCredential } from "./user-credentials";
 export {
+  deleteAllUserCredentialRows,
   findCredentialWithOwner,
   insertCredential,
   recordCredentialUse,

@@ -138,3 +138,13 @@ export async function deleteUserCredentialRow(
 ): Promise<Credential | undefined> {
   return deleteWhere(credentialWhere(tenantId, credentialId, userId));
 }
+
+/** Deletes every WebAuthn credential of the user (passkeys and security keys); returns their ids. */
+export async function deleteAllUserCredentialRows(tenantId: string, userId: string): Promise<string[]> {
+  const db = await executor();
+  const rows = await db
+    .delete(webauthnCredentials)
+    .where(and(eq(webauthnCredentials.tenantId, tenantId), eq(webauthnCredentials.userId, userId)))
+    .returning({ id: webauthnCredentials.id });
+  return rows.map((row) => row.id);
+}

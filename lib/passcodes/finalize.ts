@@ -1,5 +1,6 @@
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { transaction } from "@/lib/db";
+import { isFirstProof, removeUnprovenAccess } from "@/lib/emails/first-proof";
 import { markEmailVerified, selectUserEmails, setPrimaryEmailRow } from "@/lib/emails/store";
 import type { PasscodeRow } from "@/lib/db/schema";
 import type { AppError } from "@/lib/errors";
@@ -63,6 +64,11 @@ export async function finalizePasscode(
       }
       if (!(await markPasscodeUsed(tenant.id, row.id))) return { error: passcodeErrors.used() };
       const events: { type: string; details: Record<string, unknown> }[] = [];
+      // The account's first proven address, proven without its session: what was set up before may be
+      // a stranger's who signed up with this address (removed before the session below is issued).
+      if (!caller && isFirstProof(emails, email)) {
+        await removeUnprovenAccess(tenant, user.id, email.id, { ...context, actor: user.id });
+      }
       if (!email.verified) {
         await markEmailVerified(tenant.id, email.id);
         events.push({ type: "email.verified", details: { userId: user.id, emailId: email.id } });

@@ -16,8 +16,9 @@ const TYPE = "password.login";
 /**
  * `POST /password/login`: checks the user's password and starts a session (`amr: ["pwd"]`). An unknown
  * user, a user without a password and a wrong password are the same 401 and take the same time (a
- * dummy hash is verified). After 100 consecutive failures the password is locked (403) until the user
- * sets a new one; attempts are counted before they are checked, so parallel guesses cannot exceed it.
+ * dummy hash is verified). After 10 consecutive failures the password is locked (403) for a minute,
+ * twice as long after each further 10 (at most an hour), or until the user sets a new one; attempts
+ * are counted before they are checked, so parallel guesses cannot exceed a run.
  * A user with a second factor the tenant enforces gets no session: 403 `SECOND_FACTOR_REQUIRED` (use
  * the flow API, which asks for the second factor).
  */

@@ -13,7 +13,8 @@ export async function hasPassword(tenantId: string, userId: string): Promise<boo
   return (await findPassword(tenantId, userId)) !== undefined;
 }
 
-async function deletePasswordRow(tenantId: string, userId: string): Promise<boolean> {
+/** Deletes the user's password row, if any (no audit: the caller records why). */
+export async function deletePasswordRow(tenantId: string, userId: string): Promise<boolean> {
   const db = await executor();
   const rows = await db
     .delete(passwords)

@@ -5,8 +5,20 @@ import type { Tenant } from "@/lib/tenants";
 export const MIN_PASSWORD_FLOOR = 8;
 /** The longest password accepted, in Unicode code points: the tenant's minimum may be at most this. */
 export const MAX_PASSWORD_LENGTH = 128;
-/** Consecutive failed logins after which an account's password is locked. */
-export const MAX_FAILED_ATTEMPTS = 100;
+/**
+ * Consecutive failed logins after which the password is locked for a while, and again after each
+ * further run of as many: a temporary lock a stranger cannot make last, growing with every run.
+ */
+export const MAX_FAILED_ATTEMPTS = 10;
+/** The first lock lasts a minute; each further one twice as long as the last, at most an hour. */
+export const FIRST_LOCK_SECONDS = 60;
+export const LONGEST_LOCK_SECONDS = 60 * 60;
+
+/** How long the lock set at `failedAttempts` consecutive failures lasts (a multiple of the maximum). */
+export function lockSeconds(failedAttempts: number): number {
+  const run = Math.max(1, Math.floor(failedAttempts / MAX_FAILED_ATTEMPTS));
+  return Math.min(FIRST_LOCK_SECONDS * 2 ** (run - 1), LONGEST_LOCK_SECONDS);
+}
 
 /** Passwords answer only for tenants that enable them, as Hanko registers the routes only then. */
 export function ensurePasswordsEnabled(tenant: Tenant): void {

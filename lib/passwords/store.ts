@@ -1,4 +1,5 @@
-import { and, eq, isNull, lt, sql } from "drizzle-orm";
+import { and, eq, isNull, or, sql } from "drizzle-orm";
+import { FIRST_LOCK_SECONDS, LONGEST_LOCK_SECONDS } from "./rules";
 import { executor } from "@/lib/db";
 import { passwords, type PasswordRow } from "@/lib/db/schema";
 
@@ -25,26 +26,36 @@ export async function upsertPassword(tenantId: string, userId: string, hash: str
     });
 }
 
+/** How long a lock set at the row's failure count lasts, in SQL (as `lockSeconds`). */
+const lockInterval = (every: number) =>
+  sql`make_interval(secs => least(${FIRST_LOCK_SECONDS} * power(2, greatest(${passwords.failedAttempts} / ${every}, 1) - 1), ${LONGEST_LOCK_SECONDS}))`;
+
 /**
  * Counts an attempt before its password is checked, in one statement: undefined when the user has no
- * password or it is locked (or `max` attempts are already counted). Counting first means concurrent
- * guesses cannot overtake the lock: at most `max` are ever checked between two successes.
+ * password, it is locked, or a run of `every` failures is complete and its lock not yet set. A lock
+ * that has run out is lifted by the next attempt (the count goes on, so the next lock lasts longer).
+ * Counting first means concurrent guesses cannot overtake a lock: at most `every` are checked per run.
  */
 export async function reserveAttempt(
   tenantId: string,
   userId: string,
-  max: number,
+  every: number,
 ): Promise<PasswordRow | undefined> {
   const db = await executor();
   const [row] = await db
     .update(passwords)
-    .set({ failedAttempts: sql`${passwords.failedAttempts} + 1` })
+    .set({ failedAttempts: sql`${passwords.failedAttempts} + 1`, lockedAt: null })
     .where(
       and(
         eq(passwords.tenantId, tenantId),
         eq(passwords.userId, userId),
-        isNull(passwords.lockedAt),
-        lt(passwords.failedAttempts, max),
+        or(
+          and(
+            isNull(passwords.lockedAt),
+            sql`(${passwords.failedAttempts} = 0 or ${passwords.failedAttempts} % ${every} <> 0)`,
+          ),
+          sql`${passwords.lockedAt} + ${lockInterval(every)} <= clock_timestamp()`,
+        ),
       ),
     )
     .returning();
@@ -62,20 +73,32 @@ export async function clearAttempts(tenantId: string, userId: string): Promise<b
   return rows.length === 1;
 }
 
-/** Locks the password when `max` failures are counted; true when this call locked it. */
-export async function lockIfExhausted(tenantId: string, userId: string, max: number): Promise<boolean> {
+/** Locks the password when a run of `every` failures is complete; true when this call locked it. */
+export async function lockIfExhausted(tenantId: string, userId: string, every: number): Promise<boolean> {
   const db = await executor();
   const rows = await db
     .update(passwords)
-    .set({ lockedAt: sql`now()` })
+    .set({ lockedAt: sql`clock_timestamp()` })
     .where(
       and(
         eq(passwords.tenantId, tenantId),
         eq(passwords.userId, userId),
         isNull(passwords.lockedAt),
-        sql`${passwords.failedAttempts} >= ${max}`,
+        sql`${passwords.failedAttempts} > 0 and ${passwords.failedAttempts} % ${every} = 0`,
       ),
     )
     .returning({ userId: passwords.userId });
   return rows.length === 1;
+}
+
+/** Whole seconds the user's password stays locked (0 when it is not). */
+export async function lockSecondsLeft(tenantId: string, userId: string, every: number): Promise<number> {
+  const db = await executor();
+  const [row] = await db
+    .select({
+      left: sql<number>`ceil(extract(epoch from (${passwords.lockedAt} + ${lockInterval(every)} - clock_timestamp())))::int`,
+    })
+    .from(passwords)
+    .where(and(eq(passwords.tenantId, tenantId), eq(passwords.userId, userId)));
+  return Math.max(0, Number(row?.left ?? 0));
 }

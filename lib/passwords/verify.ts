@@ -4,8 +4,14 @@ import { getLogger } from "@/lib/log";
 import type { Tenant } from "@/lib/tenants";
 import type { User } from "@/lib/users";
 import { verifyDummy, verifyPassword } from "./hashing";
-import { MAX_FAILED_ATTEMPTS, checkLoginPassword, ensurePasswordsEnabled, normalizePassword } from "./rules";
-import { clearAttempts, findPassword, lockIfExhausted, reserveAttempt } from "./store";
+import {
+  MAX_FAILED_ATTEMPTS,
+  checkLoginPassword,
+  ensurePasswordsEnabled,
+  lockSeconds,
+  normalizePassword,
+} from "./rules";
+import { clearAttempts, findPassword, lockIfExhausted, lockSecondsLeft, reserveAttempt } from "./store";
 
 /** A wrong password, or a user without one: the caller sees a bare 401, the audit log the reason. */
 export class PasswordRejected extends AppError {
@@ -14,13 +20,18 @@ export class PasswordRejected extends AppError {
   }
 }
 
-/** The password is locked after too many consecutive failures, until the user sets a new one. */
+/**
+ * The password is locked for a while after a run of consecutive failures (longer after each run), or
+ * until the user sets a new one, whichever comes first.
+ */
 export class PasswordLocked extends AppError {
-  constructor() {
+  constructor(secondsLeft: number) {
+    const wait = Math.max(1, secondsLeft);
     super("FORBIDDEN", "Forbidden", {
       details: [
-        `password login is locked after ${MAX_FAILED_ATTEMPTS} failed attempts; log in another way and set a new password`,
+        `password login is locked for ${wait} seconds after ${MAX_FAILED_ATTEMPTS} failed attempts in a row; try again later, or log in another way and set a new password`,
       ],
+      retryAfterSeconds: wait,
     });
   }
 }
@@ -35,8 +46,8 @@ export async function userHasPassword(tenant: Tenant, userId: string): Promise<b
 /**
  * Checks a known user's password as one factor of a login that the caller completes (the flow API's
  * `password_login`): the failure count and the lock work exactly as for `POST /password/login`
- * (an attempt is counted before it is checked; after 100 consecutive failures the password is locked,
- * 403), but no session is issued. Audited as `password.verify.succeeded|failed`.
+ * (an attempt is counted before it is checked; after 10 consecutive failures the password is locked
+ * for a while, 403), but no session is issued. Audited as `password.verify.succeeded|failed`.
  */
 export async function verifyUserPassword(
   tenant: Tenant,
@@ -84,22 +95,28 @@ export async function checkKnownUserPassword(
       throw new PasswordRejected("the user has no password");
     }
     await lockIfExhausted(tenant.id, userId, MAX_FAILED_ATTEMPTS);
-    throw new PasswordLocked();
+    throw new PasswordLocked(await lockSecondsLeft(tenant.id, userId, MAX_FAILED_ATTEMPTS));
   }
   if (!(await verifyPassword(reserved.hash, normalized))) {
     const lockedNow =
-      reserved.failedAttempts >= MAX_FAILED_ATTEMPTS &&
+      reserved.failedAttempts % MAX_FAILED_ATTEMPTS === 0 &&
       (await lockIfExhausted(tenant.id, userId, MAX_FAILED_ATTEMPTS));
     if (lockedNow) {
       await recordAuditEvent(tenant.id, {
         ...audit,
         type: "password.locked",
-        details: { user_id: userId, failed_attempts: reserved.failedAttempts },
+        details: {
+          user_id: userId,
+          failed_attempts: reserved.failedAttempts,
+          seconds: lockSeconds(reserved.failedAttempts),
+        },
       });
     }
     throw new PasswordRejected(`wrong password (${reserved.failedAttempts} consecutive failures)`);
   }
-  if (!(await clearAttempts(tenant.id, userId))) throw new PasswordLocked();
+  if (!(await clearAttempts(tenant.id, userId))) {
+    throw new PasswordLocked(await lockSecondsLeft(tenant.id, userId, MAX_FAILED_ATTEMPTS));
+  }
 }
 
 /**

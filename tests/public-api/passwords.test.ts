@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as login from "@/app/(public-api)/t/[tenantId]/password/login/route";
 import * as password from "@/app/(public-api)/t/[tenantId]/password/route";
@@ -40,6 +40,15 @@ async function stored(userId: string) {
 async function setCounter(userId: string, failedAttempts: number) {
   const db = await executor();
   await db.update(passwords).set({ failedAttempts }).where(eq(passwords.userId, userId));
+}
+
+/** Moves the lock's start `seconds` into the past, as if that much time had gone by. */
+async function backdateLock(userId: string, seconds: number) {
+  const db = await executor();
+  await db
+    .update(passwords)
+    .set({ lockedAt: sql`${passwords.lockedAt} - make_interval(secs => ${seconds})` })
+    .where(eq(passwords.userId, userId));
 }
 
 async function sessionCount(tenantId: string, userId: string): Promise<number> {
@@ -222,42 +231,58 @@ describe("passwords", () => {
     await expectError(await logIn(other, { user_id: user.id, password: GOOD }), 401);
   });
 
-  it("locks the password after 100 consecutive failures until the user sets a new one", async () => {
+  it("security 7: locks the password for a minute after 10 consecutive failures, longer after each run, never for good", async () => {
     const tenant = await passwordTenant();
     const user = await createUserWithEmail(tenant);
     const token = await sessionFor(tenant, user);
     await set(tenant, token, { password: GOOD });
 
-    // The 100th attempt is still checked: a correct one succeeds and starts the count again.
-    await setCounter(user.id, 99);
+    // The 10th attempt is still checked: a correct one succeeds and starts the count again.
+    await setCounter(user.id, 9);
     expect((await logIn(tenant, { user_id: user.id, password: GOOD })).status).toBe(200);
     expect((await stored(user.id))?.failedAttempts).toBe(0);
 
-    // A wrong 100th attempt locks.
-    await setCounter(user.id, 99);
+    // A wrong 10th attempt locks, for a minute.
+    await setCounter(user.id, 9);
     await expectError(await logIn(tenant, { user_id: user.id, password: "wrong password" }), 401);
-    expect(await stored(user.id)).toMatchObject({ failedAttempts: 100, lockedAt: expect.any(Date) });
-    expect(await auditEvents(tenant.id, "password.locked")).toHaveLength(1);
+    expect(await stored(user.id)).toMatchObject({ failedAttempts: 10, lockedAt: expect.any(Date) });
+    const [locked] = await auditEvents(tenant.id, "password.locked");
+    expect(locked?.details).toMatchObject({ failed_attempts: 10, seconds: 60 });
 
-    // Locked: even the right password is refused, and nothing more is counted.
+    // Locked: even the right password is refused (with Retry-After), and nothing more is counted.
     const sessionsBefore = await sessionCount(tenant.id, user.id);
-    await expectError(
-      await logIn(tenant, { user_id: user.id, password: GOOD }),
-      403,
-      /locked after 100 failed attempts/,
-    );
+    const refused = await logIn(tenant, { user_id: user.id, password: GOOD });
+    await expectError(refused, 403, /locked for \d+ seconds after 10 failed attempts/);
+    const wait = Number(refused.headers.get("retry-after"));
+    expect(wait).toBeGreaterThan(50);
+    expect(wait).toBeLessThanOrEqual(60);
     await expectError(await logIn(tenant, { user_id: user.id, password: "wrong password" }), 403);
-    expect((await stored(user.id))?.failedAttempts).toBe(100);
+    expect((await stored(user.id))?.failedAttempts).toBe(10);
     expect(await sessionCount(tenant.id, user.id)).toBe(sessionsBefore);
 
-    // A counter at the limit without the lock set yet (e.g. written by an older instance) locks too.
+    // Once the minute is over the right password works again: the lock is temporary.
+    await backdateLock(user.id, 61);
+    expect((await logIn(tenant, { user_id: user.id, password: GOOD })).status).toBe(200);
+    expect(await stored(user.id)).toMatchObject({ failedAttempts: 0, lockedAt: null });
+
+    // Runs without a success in between lock longer each time: 20 failures, two minutes.
+    await setCounter(user.id, 19);
+    await expectError(await logIn(tenant, { user_id: user.id, password: "wrong password" }), 401);
+    await backdateLock(user.id, 61);
+    await expectError(await logIn(tenant, { user_id: user.id, password: GOOD }), 403);
+    await backdateLock(user.id, 121);
+    expect((await logIn(tenant, { user_id: user.id, password: GOOD })).status).toBe(200);
+
+    // A counter at the end of a run without the lock set yet (e.g. written by an older instance) locks too.
     const other = await createUserWithEmail(tenant);
     await set(tenant, await sessionFor(tenant, other), { password: GOOD });
-    await setCounter(other.id, 100);
+    await setCounter(other.id, 10);
     await expectError(await logIn(tenant, { user_id: other.id, password: GOOD }), 403);
     expect((await stored(other.id))?.lockedAt).toBeInstanceOf(Date);
 
-    // Setting a new password (with a session from another login) ends the lock.
+    // Setting a new password (with a session from another login) ends the lock at once.
+    await setCounter(user.id, 9);
+    await expectError(await logIn(tenant, { user_id: user.id, password: "wrong password" }), 401);
     expect((await set(tenant, token, { password: "a brand new one" })).status).toBe(200);
     expect(await stored(user.id)).toMatchObject({ failedAttempts: 0, lockedAt: null });
     expect((await logIn(tenant, { user_id: user.id, password: "a brand new one" })).status).toBe(200);
@@ -269,14 +294,14 @@ describe("passwords", () => {
     const tenant = await passwordTenant();
     const user = await createUserWithEmail(tenant);
     await set(tenant, await sessionFor(tenant, user), { password: GOOD });
-    await setCounter(user.id, 97);
+    await setCounter(user.id, 7);
     const results = await Promise.all(
       Array.from({ length: 6 }, (_, i) => logIn(tenant, { user_id: user.id, password: `wrong ${i} guess` })),
     );
     const statuses = results.map((res) => res.status).sort();
-    // Three guesses were checked (98, 99, 100); the others found the count exhausted.
+    // Three guesses were checked (8, 9, 10); the others found the run complete.
     expect(statuses).toEqual([401, 401, 401, 403, 403, 403]);
-    expect(await stored(user.id)).toMatchObject({ failedAttempts: 100, lockedAt: expect.any(Date) });
+    expect(await stored(user.id)).toMatchObject({ failedAttempts: 10, lockedAt: expect.any(Date) });
   });
 
   it("keeps POST /password on API version 3 and removes the deprecated PUT and login", async () => {

@@ -23,7 +23,7 @@ async function rows(tenantId: string) {
 
 describe("security 10: unauthenticated writes are bounded per client", () => {
   it("security 10: discoverable Passkey API logins are rate-limited per IP before a challenge is stored; the API key's calls are not", async () => {
-    const { tenant, keys } = await setupTenant();
+    const { tenant, keys } = await setupTenant({ signingAlgorithm: "ES256" });
     await updateTenant(tenant.id, {
       platform: { rateLimits: { webauthn_login: { points: 3, durationSeconds: 60 } } },
     });

@@ -55,7 +55,7 @@ export const passwordLogin = defineContract({
   operationId: "passwordLogin",
   summary: "Log in with a password",
   description:
-    'Only when the tenant enables passwords (404 otherwise). Starts a session (`amr: ["pwd"]`): the session cookie, or `X-Auth-Token` in cross-domain mode, with `X-Session-Lifetime` and `X-Session-Retention`. An unknown user, a user without a password and a wrong password are the same 401. After 100 consecutive failures the password is locked (403) until the user sets a new one. Deprecated: use the login flow.',
+    'Only when the tenant enables passwords (404 otherwise). Starts a session (`amr: ["pwd"]`): the session cookie, or `X-Auth-Token` in cross-domain mode, with `X-Session-Lifetime` and `X-Session-Retention`. An unknown user, a user without a password and a wrong password are the same 401. After 10 consecutive failures the password is locked (403, Retry-After) for a minute, twice as long after each further 10 (at most an hour), or until the user sets a new one. Deprecated: use the login flow.',
   tags: ["Passwords"],
   auth: { kind: "none" },
   rateLimit: "password",

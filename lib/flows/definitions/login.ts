@@ -11,6 +11,7 @@ import {
   type FlowAssertionMode,
 } from "@/lib/ceremonies/webauthn/flow-login";
 import { isClaimOnly } from "@/lib/emails";
+import { isFirstProof, removeUnprovenAccess } from "@/lib/emails/first-proof";
 import { findEmail, markEmailVerified, selectUserEmails } from "@/lib/emails/store";
 import { AppError } from "@/lib/errors";
 import { MAX_PASSWORD_LENGTH, minPasswordLength, setPassword } from "@/lib/passwords";
@@ -261,10 +262,16 @@ async function securityKeyLogin(ctx: FlowContext, response: AuthenticationRespon
   return factorsDone(ctx, user, "security_key");
 }
 
-/** A code mailed to an unverified address proves it: the address is verified (Hanko's login hook). */
+/**
+ * A code mailed to an unverified address proves it: the address is verified (Hanko's login hook). When
+ * it is the account's first proven address, what was set up before it is removed (`removeUnprovenAccess`).
+ */
 async function verifyAddress(ctx: FlowContext, user: User, emailId: string | null): Promise<void> {
   const email = emailId ? await findEmail(ctx.tenant.id, emailId) : undefined;
   if (!email || email.userId !== user.id || email.verified) return;
+  if (isFirstProof(await selectUserEmails(ctx.tenant.id, user.id), email)) {
+    await removeUnprovenAccess(ctx.tenant, user.id, email.id, { ...ctx.audit, actor: user.id });
+  }
   await markEmailVerified(ctx.tenant.id, email.id);
   await recordAuditEvent(ctx.tenant.id, {
     ...ctx.audit,
@@ -379,7 +386,7 @@ const passwordLogin: ActionDefinition = {
       if (error instanceof PasswordLocked) {
         throw new FlowError(
           "operation_not_permitted_error",
-          "The password is locked after too many failed attempts: use 'forgot password' to set a new one",
+          "The password is locked for a while after too many failed attempts: try again later, or use 'forgot password' to set a new one",
           { cause: error },
         );
       }
