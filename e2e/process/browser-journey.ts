@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type CDPSession, type Page } from "@playwright/test";
+import { expect, type CDPSession, type Locator, type Page } from "@playwright/test";
 import { codeIn, startSmtpServer, type TestSmtpServer } from "@/tests/helpers/smtp";
 import { freePort } from "../../scripts/lib/postgres";
 import { NEXT_START, startProcess, type ServerProcess } from "./server-process";
@@ -93,6 +93,21 @@ export async function mailedCode(smtp: TestSmtpServer, email: string, after: num
   await expect.poll(() => smtp.received.filter((mail) => mail.to.includes(email)).length).toBe(after + 1);
   const mail = await smtp.mailTo(email);
   return codeIn(mail.parsed.text);
+}
+
+/** From `<sesame-auth>`'s login: "Create account", `email`, the code mailed to it (its first mail). */
+export async function createAccountWithCode(
+  auth: Locator,
+  smtp: TestSmtpServer,
+  email: string,
+): Promise<void> {
+  await auth.getByRole("button", { name: "Create account" }).click();
+  await expect(auth.getByRole("heading", { name: "Create account" })).toBeVisible();
+  await auth.getByLabel("Email").fill(email);
+  await auth.getByRole("button", { name: "Continue" }).click();
+  await expect(auth.getByRole("heading", { name: "Enter the code we emailed you" })).toBeVisible();
+  await auth.getByRole("textbox", { name: "Code" }).fill(await mailedCode(smtp, email, 0));
+  await auth.getByRole("button", { name: "Continue" }).click();
 }
 
 /** No serious or critical axe violation (WCAG 2.2 A/AA, best practices) on the page or inside `selector`. */

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { Secret, TOTP } from "otpauth";
-import { mailedCode, startJourneyServer, type JourneyServer } from "./browser-journey";
+import { createAccountWithCode, startJourneyServer, type JourneyServer } from "./browser-journey";
 
 /**
  * The elements on a tenant with passwords and without passkeys: sign up with a code and a password, set
@@ -44,13 +44,7 @@ test("passwords and an authenticator app: sign up, set up the app, log in with b
   // No passkeys on this tenant: no passkey button.
   await expect(auth.getByRole("button", { name: "Sign in with a passkey" })).toHaveCount(0);
 
-  await auth.getByRole("button", { name: "Create account" }).click();
-  await expect(auth.getByRole("heading", { name: "Create account" })).toBeVisible();
-  await auth.getByLabel("Email").fill(email);
-  await auth.getByRole("button", { name: "Continue" }).click();
-  await expect(auth.getByRole("heading", { name: "Enter the code we emailed you" })).toBeVisible();
-  await auth.getByRole("textbox", { name: "Code" }).fill(await mailedCode(journey.smtp, email, 0));
-  await auth.getByRole("button", { name: "Continue" }).click();
+  await createAccountWithCode(auth, journey.smtp, email);
   await expect(auth.getByRole("heading", { name: "Choose a password" })).toBeVisible();
   // Too short first: the error sits on the field.
   await auth.getByLabel("New password").fill("short");

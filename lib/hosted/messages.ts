@@ -10,6 +10,7 @@ export interface HostedMessages {
   signedOut: string;
   signInAgain: string;
   signOut: string;
+  signOutQuestion: string;
   checkingSession: string;
   redirecting: string;
   bundleMissing: string;
@@ -31,6 +32,7 @@ const en: HostedMessages = {
   signedOut: "You are signed out.",
   signInAgain: "Sign in again",
   signOut: "Sign out",
+  signOutQuestion: "Do you want to sign out?",
   checkingSession: "Checking your session…",
   redirecting: "Redirecting…",
   bundleMissing: "The sign-in component could not be loaded. Please try again later.",
@@ -52,6 +54,7 @@ const de: HostedMessages = {
   signedOut: "Sie sind abgemeldet.",
   signInAgain: "Erneut anmelden",
   signOut: "Abmelden",
+  signOutQuestion: "Möchten Sie sich abmelden?",
   checkingSession: "Ihre Sitzung wird geprüft…",
   redirecting: "Weiterleitung…",
   bundleMissing: "Die Anmeldekomponente konnte nicht geladen werden. Bitte versuchen Sie es später erneut.",

@@ -15,6 +15,7 @@ import {
 
 /** What the page shows; exposed as `data-hosted-state` for tests. */
 type State =
+  | { name: "confirm" }
   | { name: "loading" }
   | { name: "ready"; sesame: SesameClient }
   | { name: "redirecting" }
@@ -44,6 +45,8 @@ type Props =
       loginUrl: string;
       /** A safe `redirect_to`, or null to stay on the signed-out page. */
       redirectTo: string | null;
+      /** Not a same-origin navigation: sign out only after the user clicks "Sign out". */
+      askFirst: boolean;
     };
 
 function failure(error: unknown): State {
@@ -54,8 +57,11 @@ function failure(error: unknown): State {
 export function SesameHosted(props: Props) {
   const { view, tenantId, lang } = props;
   const t = messages(lang);
-  const [state, setState] = useState<State>({ name: "loading" });
+  const askFirst = props.view === "logout" && props.askFirst;
+  const [state, setState] = useState<State>(askFirst ? { name: "confirm" } : { name: "loading" });
   const [attempt, setAttempt] = useState(0);
+  // Logout: whether the user clicked "Sign out" (needed when the page was opened from another site).
+  const [confirmed, setConfirmed] = useState(false);
   const redirectTo = props.view === "profile" ? null : props.redirectTo;
   const loginUrl = props.view === "login" ? null : props.loginUrl;
 
@@ -89,6 +95,7 @@ export function SesameHosted(props: Props) {
   }, [view, loginUrl]);
 
   useEffect(() => {
+    if (view === "logout" && askFirst && !confirmed) return;
     let active = true;
     const apiUrl = tenantApiUrl(tenantId);
     const run = async () => {
@@ -140,7 +147,12 @@ export function SesameHosted(props: Props) {
     return () => {
       active = false;
     };
-  }, [tenantId, lang, view, redirectTo, loginUrl, attempt]);
+  }, [tenantId, lang, view, redirectTo, loginUrl, askFirst, confirmed, attempt]);
+
+  const signOut = useCallback(() => {
+    setState({ name: "loading" });
+    setConfirmed(true);
+  }, []);
 
   const retry = useCallback(() => {
     if (state.name === "error" && state.reason === "bundle") {
@@ -164,6 +176,15 @@ export function SesameHosted(props: Props) {
                 ? t.checkingSession
                 : t.loading}
         </p>
+      ) : null}
+
+      {state.name === "confirm" ? (
+        <div className="space-y-4 py-2 text-center">
+          <p>{t.signOutQuestion}</p>
+          <button type="button" className={hostedButton} onClick={signOut}>
+            {t.signOut}
+          </button>
+        </div>
       ) : null}
 
       {state.name === "error" ? (
