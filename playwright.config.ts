@@ -4,7 +4,8 @@ import path from "node:path";
 import { defineConfig, type PlaywrightTestConfig } from "@playwright/test";
 
 /**
- * e2e runs against real `next start` servers (build first: `npm test` does): one on a fresh embedded
+ * e2e runs against real Sesame servers, scripts/server.mjs as `npm start` runs it (build first: `npm test`
+ * does; never `next start`, which would believe a client's own X-Forwarded-For): one on a fresh embedded
  * PGlite folder and, when E2E_DATABASE_URL is set, one on Postgres. Tests under e2e/process start and
  * stop servers of their own. "localhost", not 127.0.0.1: WebAuthn needs a valid RP ID.
  */
@@ -20,7 +21,7 @@ process.env.E2E_POSTGRES_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "ses
 process.env.E2E_POSTGRES_SECOND_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "sesame-e2e-pg2-"));
 
 const server = (port: number, dataDir: string, databaseUrl?: string, publicPort = port) => ({
-  command: `node node_modules/next/dist/bin/next start --port ${port}`,
+  command: "node scripts/server.mjs",
   url: `http://localhost:${port}/readyz`,
   reuseExistingServer: false,
   timeout: 90_000,

@@ -1,6 +1,7 @@
 /**
- * `npm run bench`: passkey login ceremonies per second, latency, server CPU and memory for `next start`
- * and for the bare `node:http` floor server, on PGlite and on Postgres 15. See bench/README.md.
+ * `npm run bench`: passkey login ceremonies per second, latency, server CPU and memory for Sesame's
+ * server (scripts/server.mjs, what `npm start` runs) and for the bare `node:http` floor server, on PGlite
+ * and on Postgres 15. See bench/README.md.
  *
  *   npm run bench                         full run: 3 windows of 8 s per run (≈ 5 minutes on 2 vCPUs)
  *   npm run bench -- --quick              one window of 3 s per run

@@ -1,6 +1,7 @@
 /**
- * Starting and stopping the servers under test (`next start` and the floor server), each a separate
- * process with its own fresh data folder or database, and creating their tenant with the CLI first.
+ * Starting and stopping the servers under test (Sesame's server, scripts/server.mjs as `npm start` runs
+ * it, and the floor server), each a separate process with its own fresh data folder or database, and
+ * creating their tenant with the CLI first.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -64,7 +65,7 @@ export interface RunningServer {
 }
 
 const COMMANDS: Record<ServerKind, (port: number) => string[]> = {
-  next: (port) => ["node_modules/next/dist/bin/next", "start", "--port", String(port)],
+  next: () => ["scripts/server.mjs"],
   floor: () => ["--import", "tsx", "bench/floor-server.ts"],
 };
 

@@ -4,7 +4,7 @@ import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { expect, test } from "@playwright/test";
 import { freePort, startPostgres, type Postgres } from "../../scripts/lib/postgres";
-import { NEXT_START, NPM_START, startProcess, type ServerProcess } from "./server-process";
+import { NPM_START, SERVER, startProcess, type ServerProcess } from "./server-process";
 
 test.describe.configure({ mode: "serial" });
 
@@ -48,7 +48,11 @@ test("npm start seeds the demo tenant once, prints its keys, keeps them across r
   expect(fs.statSync(path.join(dataDir, "demo-keys.json")).mode & 0o777).toBe(0o600);
 
   // A second server on the same folder refuses to start instead of sharing it.
-  const second = start(NEXT_START(await freePort()), { SESAME_DATA_DIR: dataDir, DATABASE_URL: "" });
+  const second = start(SERVER, {
+    PORT: String(await freePort()),
+    SESAME_DATA_DIR: dataDir,
+    DATABASE_URL: "",
+  });
   expect(await second.exited).not.toBe(0);
   expect(second.output()).toContain("in use by another Sesame process");
   expect((await request.get(`${base}/livez`)).status()).toBe(200);
@@ -92,7 +96,7 @@ test.describe("on Postgres", () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sesame-boot-pg-"));
     const port = await freePort();
     const base = `http://localhost:${port}`;
-    const server = start(NEXT_START(port), {
+    const server = start(SERVER, {
       PORT: String(port),
       SESAME_DATA_DIR: dataDir,
       DATABASE_URL: postgres.url("sesame"),

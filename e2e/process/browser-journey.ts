@@ -6,9 +6,9 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, type CDPSession, type Locator, type Page } from "@playwright/test";
 import { codeIn, startSmtpServer, type TestSmtpServer } from "@/tests/helpers/smtp";
 import { freePort } from "../../scripts/lib/postgres";
-import { NEXT_START, startProcess, type ServerProcess } from "./server-process";
+import { SERVER, startProcess, type ServerProcess } from "./server-process";
 
-/** A `next start` on a fresh embedded database, mailing through an in-process SMTP server. */
+/** Sesame's server on a fresh embedded database, mailing through an in-process SMTP server. */
 export interface JourneyServer {
   base: string;
   tenantId: string;
@@ -47,7 +47,7 @@ export async function startJourneyServer(name: string, tenantArgs?: string[]): P
     });
     tenantId = (JSON.parse(output) as { tenant: { id: string } }).tenant.id;
   }
-  const server = startProcess(NEXT_START(port), {
+  const server = startProcess(SERVER, {
     PORT: String(port),
     SESAME_DATA_DIR: dataDir,
     DATABASE_URL: "",

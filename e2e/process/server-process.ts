@@ -9,7 +9,7 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** Starts a Sesame process (npm start's script, or plain `next start`) and collects what it prints. */
+/** Starts a Sesame process (`npm start`, or Sesame's server alone) and collects what it prints. */
 export function startProcess(command: string[], env: Record<string, string>): ServerProcess {
   const [file, ...args] = command as [string, ...string[]];
   const child = spawn(file, args, {
@@ -59,7 +59,7 @@ export function startProcess(command: string[], env: Record<string, string>): Se
     },
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
-      // The whole process group: npm start's script runs next start as a child.
+      // The whole process group: npm start runs the server as a child of npm.
       process.kill(-(child.pid as number), "SIGTERM");
       const timer = setTimeout(() => process.kill(-(child.pid as number), "SIGKILL"), 10_000);
       await exited;
@@ -68,11 +68,11 @@ export function startProcess(command: string[], env: Record<string, string>): Se
   };
 }
 
-export const NEXT_START = (port: number) => [
-  "node",
-  "node_modules/next/dist/bin/next",
-  "start",
-  "--port",
-  String(port),
-];
-export const NPM_START = ["node_modules/.bin/tsx", "scripts/start.ts"];
+/**
+ * Sesame's server alone (scripts/server.mjs, what npm start runs after its checks), on the PORT of the
+ * environment: give it one, or it takes 3000. Never `next start`, which believes a client's own
+ * X-Forwarded-For.
+ */
+export const SERVER = ["node", "scripts/server.mjs"];
+/** `npm start` itself: configuration check, build when needed, then the server. */
+export const NPM_START = ["npm", "start"];

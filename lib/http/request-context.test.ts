@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "@/lib/config";
-import { clientIp } from "./request-context";
+import { clientIp, requestContext } from "./request-context";
 
 describe("client IP from X-Forwarded-For", () => {
   it("is the socket peer (the last entry) without trusted proxies; earlier entries are the client's claims", () => {
@@ -17,6 +17,35 @@ describe("client IP from X-Forwarded-For", () => {
     expect(clientIp(["10.0.0.2", "10.0.0.1"], proxies)).toBe("10.0.0.2");
     // A garbled entry left of a trusted proxy: unknown, not a spoofable value.
     expect(clientIp(["garbage", "10.0.0.1"], proxies)).toBeNull();
+  });
+
+  it("security 6: a non-IP entry is never returned, wherever it stands", () => {
+    for (const proxies of [[], ["10.0.0.0/8"]]) {
+      expect(clientIp(["<script>"], proxies)).toBeNull();
+      expect(clientIp(["unknown"], proxies)).toBeNull();
+      expect(clientIp([""], proxies)).toBeNull();
+      // Not the client's earlier claim either: a garbled last entry means no client IP.
+      expect(clientIp(["203.0.113.7", "<script>"], proxies)).toBeNull();
+      expect(clientIp(["203.0.113.7", "1.2.3.4:5678"], proxies)).toBeNull();
+    }
+    expect(clientIp(["203.0.113.7", "not-an-ip", "10.0.0.1"], ["10.0.0.0/8"])).toBeNull();
+  });
+
+  it("security 6: without trusted proxies the answer is the last entry (the socket address), whatever the client sent", () => {
+    const socket = "127.0.0.1";
+    for (const sent of [[], ["203.0.113.7"], ["<script>"], ["203.0.113.7", "garbage", "::1"], [""]]) {
+      expect(clientIp([...sent, socket], [])).toBe(socket);
+      expect(clientIp([...sent, "2001:db8::5"], [])).toBe("2001:db8::5");
+    }
+    // The request context reads the same header (the app sees it after scripts/server.mjs appended).
+    const req = new Request("http://localhost/", {
+      headers: { "x-forwarded-for": "<script>, 203.0.113.7, 127.0.0.1" },
+    });
+    expect(requestContext(req).ip).toBe("127.0.0.1");
+    const garbled = new Request("http://localhost/", {
+      headers: { "x-forwarded-for": "203.0.113.7, <script>" },
+    });
+    expect(requestContext(garbled).ip).toBeNull();
   });
 
   it("validates SESAME_TRUSTED_PROXIES", () => {

@@ -16,8 +16,8 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
  */
 export function requestContext(req: Request): RequestContext {
   const incoming = req.headers.get("x-request-id");
-  // `next start` sets X-Forwarded-For to the socket address only when the request has none, so the
-  // header is only as trustworthy as the reverse proxy in front (docs/decisions.md, Client IP).
+  // scripts/server.mjs appends the socket address as the last entry of every request; the entries
+  // before it are believed only from trusted proxies (docs/decisions.md, Client IP).
   const forwarded = req.headers.get("x-forwarded-for");
   const ip = clientIp(forwarded?.split(",").map((entry) => entry.trim()) ?? []);
   return {
@@ -44,7 +44,10 @@ function blockList(entries: readonly string[]): BlockList {
 
 /**
  * The rightmost `X-Forwarded-For` entry that is not a trusted proxy (`SESAME_TRUSTED_PROXIES`). The
- * last entry is the socket peer `next start` appended; with no proxies configured that is the answer.
+ * last entry is the socket peer Sesame's server (scripts/server.mjs) appended; with no proxies
+ * configured that is the answer, whatever the client wrote before it. An entry that is not an IP
+ * address is never the answer: met while walking left it ends the walk with null, since a trusted
+ * proxy writes its peer's address, so anything garbled left of it came from the client.
  */
 export function clientIp(
   chain: string[],
@@ -54,10 +57,11 @@ export function clientIp(
   for (let i = chain.length - 1; i >= 0; i--) {
     const entry = chain[i]!;
     const family = isIP(entry);
-    if (family === 0) return i === chain.length - 1 ? entry || null : null;
-    if (!isTrusted(list, entry, family)) return entry;
+    if (family === 0) return null;
+    // Only proxies: the leftmost entry is the best knowledge there is.
+    if (i === 0 || !isTrusted(list, entry, family)) return entry;
   }
-  return chain[0] || null;
+  return null;
 }
 
 /** IPv4-mapped IPv6 addresses (`::ffff:10.0.0.1`, how Node reports IPv4 peers on a dual-stack socket) count as IPv4. */

@@ -3,7 +3,7 @@ import { sha256Hex } from "@/lib/crypto";
 
 /**
  * The per-IP subject: an IPv4 address as it is (also when IPv4-mapped), an IPv6 address by its /64
- * network, since one host usually holds a whole /64. No address (not behind `next start`): `unknown`.
+ * network, since one host usually holds a whole /64. No address (unknown, see clientIp): `unknown`.
  */
 export function ipSubject(ip: string | null): string {
   if (!ip) return "unknown";

@@ -74,7 +74,11 @@ const unlimited = route(
 );
 
 let ipCounter = 0;
-/** A fresh client IP per call site, so tests never share per-IP counters. */
+/**
+ * A fresh client IP per call site, so tests never share per-IP counters. It stands for the socket address
+ * Sesame's server (scripts/server.mjs) appends as the last X-Forwarded-For entry; route handlers called
+ * directly, as here, see only the header.
+ */
 const newIp = () => `198.51.${Math.floor(++ipCounter / 250) % 250}.${ipCounter % 250}`;
 
 async function tenantWith(points: number, durationSeconds = 60): Promise<Tenant> {
