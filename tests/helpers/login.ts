@@ -4,6 +4,7 @@ import { newOtpSecret, saveOtpSecret } from "@/lib/flows/otp";
 import type { Tenant } from "@/lib/tenants";
 import type { User } from "@/lib/users";
 import { act, expectState, flowIdOf, postHref, startFlow, type FlowCall } from "./flows";
+import { outboxCode } from "./smtp";
 
 /** What the elements report in `preflight` by default. */
 export const CAPABILITIES = {
@@ -56,4 +57,18 @@ export function actNotOffered(
     input_data: input,
     csrf_token: state.csrf_token,
   });
+}
+
+/**
+ * A login by address that chooses the password, then "forgot password": the state asking for the mailed
+ * code, and that code (read from the dev outbox).
+ */
+export async function forgotPassword(tenant: Tenant, mail: string) {
+  const chooser = expectState(await identify(tenant, await loginInit(tenant), mail), "login_method_chooser");
+  const form = expectState(await act(tenant, chooser, "continue_to_password_login"), "login_password");
+  const passcode = expectState(
+    await act(tenant, form, "continue_to_passcode_confirmation_recovery"),
+    "passcode_confirmation",
+  );
+  return { passcode, code: await outboxCode(tenant.id, mail) };
 }

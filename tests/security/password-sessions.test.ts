@@ -4,7 +4,7 @@ import * as validateRoute from "@/app/(public-api)/t/[tenantId]/sessions/validat
 import { setPassword } from "@/lib/passwords";
 import type { Tenant } from "@/lib/tenants";
 import { act, expectState } from "../helpers/flows";
-import { identify, loginInit } from "../helpers/login";
+import { forgotPassword } from "../helpers/login";
 import {
   ORIGIN,
   TEST_CONTEXT,
@@ -14,7 +14,6 @@ import {
   sessionFor,
   useDevOutbox,
 } from "../helpers/public-api";
-import { outboxCode } from "../helpers/smtp";
 
 useDevOutbox();
 
@@ -46,16 +45,7 @@ describe("security 12: a new password ends the user's other sessions", () => {
     const user = await createUserWithEmail(tenant, mail);
     await setPassword(tenant, user, { password: "the first password" }, TEST_CONTEXT);
     const earlier = await sessionFor(tenant, user, ["pwd"]);
-    const chooser = expectState(
-      await identify(tenant, await loginInit(tenant), mail),
-      "login_method_chooser",
-    );
-    const form = expectState(await act(tenant, chooser, "continue_to_password_login"), "login_password");
-    const passcode = expectState(
-      await act(tenant, form, "continue_to_passcode_confirmation_recovery"),
-      "passcode_confirmation",
-    );
-    const code = await outboxCode(tenant.id, mail);
+    const { passcode, code } = await forgotPassword(tenant, mail);
     const recovery = expectState(
       await act(tenant, passcode, "verify_passcode", { code }),
       "login_password_recovery",

@@ -12,7 +12,7 @@ import { setPassword } from "@/lib/passwords";
 import { updateTenant, type Tenant } from "@/lib/tenants";
 import type { User } from "@/lib/users";
 import { act, expectFlowError, expectState } from "../helpers/flows";
-import { actNotOffered, addTotp, identify, loginInit, totpCode } from "../helpers/login";
+import { actNotOffered, addTotp, forgotPassword, identify, loginInit, totpCode } from "../helpers/login";
 import {
   TEST_CONTEXT,
   createPasscodeTenant,
@@ -103,16 +103,7 @@ describe("security 1: the deprecated public API never logs in with one factor of
     const tenant = await createPasscodeTenant({ platform: { password: { enabled: true } } });
     const { user, mail, secret } = await userWithTotp(tenant);
     const before = await passwordHash(tenant, user);
-    const chooser = expectState(
-      await identify(tenant, await loginInit(tenant), mail),
-      "login_method_chooser",
-    );
-    const form = expectState(await act(tenant, chooser, "continue_to_password_login"), "login_password");
-    const passcode = expectState(
-      await act(tenant, form, "continue_to_passcode_confirmation_recovery"),
-      "passcode_confirmation",
-    );
-    const code = await outboxCode(tenant.id, mail);
+    const { passcode, code } = await forgotPassword(tenant, mail);
     // The mailbox alone leads to the second factor, not to the new-password form.
     const otp = expectState(await act(tenant, passcode, "verify_passcode", { code }), "login_otp");
     expect(Object.keys(otp.actions)).not.toContain("password_recovery");
