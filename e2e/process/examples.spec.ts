@@ -41,7 +41,16 @@ test("security 3 and 11: away from localhost the example pages are gone and the 
   }
 });
 
-test("security 3: on localhost the example pages answer, marked as demo pages", async ({ page }) => {
+/** An IPv4 address of this machine that is not loopback, if it has one. */
+const outsideAddress = () =>
+  Object.values(os.networkInterfaces())
+    .flat()
+    .find((entry) => entry && entry.family === "IPv4" && !entry.internal)?.address;
+
+test("security 3: on localhost the example pages answer this machine only, marked as demo pages", async ({
+  page,
+  request,
+}) => {
   const port = await freePort();
   server = startProcess(SERVER, {
     PORT: String(port),
@@ -53,4 +62,12 @@ test("security 3: on localhost the example pages answer, marked as demo pages", 
   const res = await page.goto(`http://localhost:${port}/examples/passkeys`);
   expect(res?.status()).toBe(200);
   await expect(page.getByTestId("examples-notice")).toContainText("demo tenant's API keys");
+  // A client from another machine (here: the same server reached on a non-loopback address) gets 404,
+  // whatever it writes in X-Forwarded-For.
+  const outside = outsideAddress();
+  test.skip(!outside, "no non-loopback IPv4 address on this machine");
+  const remote = await request.get(`http://${outside}:${port}/examples/passkeys`, {
+    headers: { "x-forwarded-for": "127.0.0.1" },
+  });
+  expect(remote.status()).toBe(404);
 });

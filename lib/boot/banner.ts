@@ -18,7 +18,7 @@ export function banner(config: Config, demo: DemoTenant | undefined, created: bo
     `  Health     ${base}/livez  ${base}/readyz`,
   ];
   if (demo) {
-    const example = (path: string) => (config.examples ? `  (demo: ${base}/examples/${path})` : "");
+    const example = (path: string) => (config.examples !== "off" ? `  (demo: ${base}/examples/${path})` : "");
     lines.push(
       "",
       `  Demo tenant "${demo.name}" ${created ? "(created now)" : ""}`.trimEnd(),
@@ -35,7 +35,7 @@ export function banner(config: Config, demo: DemoTenant | undefined, created: bo
       `    authenticator key  ${demo.keys.authenticator}`,
       `    (kept in ${config.dataDir}/${DEMO_KEYS_FILE}; more keys: npm run sesame -- key create --help)`,
     );
-    if (!config.examples) lines.push("    example pages      off (SESAME_EXAMPLES)");
+    if (config.examples === "off") lines.push("    example pages      off (SESAME_EXAMPLES)");
   }
   const outbox = outboxWarning(config);
   if (outbox) lines.push("", ...outbox.split("\n").map((line) => `  ${line}`));

@@ -17,13 +17,13 @@ describe("parseConfig", () => {
   });
 
   it("security 3: serves the example pages by default only on localhost; SESAME_EXAMPLES decides otherwise", () => {
-    expect(parseConfig({}).examples).toBe(true);
-    expect(parseConfig({ SESAME_BASE_URL: "http://127.0.0.1:3000" }).examples).toBe(true);
-    expect(parseConfig({ SESAME_BASE_URL: "https://auth.example.com" }).examples).toBe(false);
-    expect(parseConfig({ SESAME_EXAMPLES: "false" }).examples).toBe(false);
+    expect(parseConfig({}).examples).toBe("local");
+    expect(parseConfig({ SESAME_BASE_URL: "http://127.0.0.1:3000" }).examples).toBe("local");
+    expect(parseConfig({ SESAME_BASE_URL: "https://auth.example.com" }).examples).toBe("off");
+    expect(parseConfig({ SESAME_EXAMPLES: "false" }).examples).toBe("off");
     expect(
       parseConfig({ SESAME_BASE_URL: "https://auth.example.com", SESAME_EXAMPLES: "true" }).examples,
-    ).toBe(true);
+    ).toBe("on");
     expect(() => parseConfig({ SESAME_EXAMPLES: "maybe" })).toThrow(
       /SESAME_EXAMPLES="maybe": must be true or false/,
     );

@@ -118,10 +118,11 @@ export interface Config {
   /** Seed a demo tenant on the first start against an empty database. */
   seedDemo: boolean;
   /**
-   * Serve the example pages under /examples (they act with the demo tenant's keys, without sign-in).
-   * `SESAME_EXAMPLES`; by default on only when the public URL is localhost.
+   * Serve the example pages under /examples (they act with the demo tenant's keys, without sign-in):
+   * `on`, `off`, or `local` (only to clients on this machine: the socket address is loopback).
+   * `SESAME_EXAMPLES=true|false`; unset: `local` when the public URL is localhost, else `off`.
    */
-  examples: boolean;
+  examples: "on" | "off" | "local";
   /** SMTP server for passcode mails (`smtp://` or `smtps://`); unset: mails go to the dev outbox. */
   smtpUrl: string | undefined;
   /** Sender of Sesame's mails: `address` or `Name <address>`. */
@@ -156,7 +157,14 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     trustedProxies: e.SESAME_TRUSTED_PROXIES,
     logLevel: e.LOG_LEVEL,
     seedDemo: e.SESAME_SEED_DEMO,
-    examples: e.SESAME_EXAMPLES ?? isLocalUrl(baseUrl),
+    examples:
+      e.SESAME_EXAMPLES === undefined
+        ? isLocalUrl(baseUrl)
+          ? "local"
+          : "off"
+        : e.SESAME_EXAMPLES
+          ? "on"
+          : "off",
     smtpUrl: e.SMTP_URL,
     smtpFrom: e.SMTP_FROM,
   };

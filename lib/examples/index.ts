@@ -1,19 +1,38 @@
+import { headers } from "next/headers";
 import { readDemoTenant, type DemoTenant } from "@/lib/boot/seed-demo-tenant";
 import { getConfig } from "@/lib/config";
 import { NotFound } from "@/lib/errors";
+import { clientIp } from "@/lib/http/request-context";
+
+/** 127.0.0.0/8, ::1 and IPv4-mapped loopback: a client on this machine. */
+function isLoopback(ip: string | null): boolean {
+  if (!ip) return false;
+  const v4 = ip.replace(/^::ffff:/i, "");
+  return v4 === "::1" || /^127\.\d+\.\d+\.\d+$/.test(v4);
+}
 
 /**
  * The example pages under /examples act with the demo tenant's API keys and ask nobody to sign in: a
- * development convenience. They serve only the demo tenant, and only while `SESAME_EXAMPLES` is on
- * (by default: when the public URL is localhost).
+ * development convenience. `SESAME_EXAMPLES` on serves them to anyone; by default (public URL on
+ * localhost) they answer only clients on this machine, by the socket address Sesame's server appends
+ * to `X-Forwarded-For`, so a server reachable from elsewhere does not hand out the demo keys' powers.
  */
-export function examplesEnabled(): boolean {
-  return getConfig().examples;
+export function examplesServe(forwardedFor: string | null): boolean {
+  const mode = getConfig().examples;
+  if (mode !== "local") return mode === "on";
+  return isLoopback(clientIp(forwardedFor?.split(",").map((entry) => entry.trim()) ?? []));
+}
+
+/** `examplesServe` for the request being rendered or the server action being run. */
+export async function examplesEnabled(): Promise<boolean> {
+  const mode = getConfig().examples;
+  if (mode !== "local") return mode === "on";
+  return examplesServe((await headers()).get("x-forwarded-for"));
 }
 
 /** The demo tenant for an example page's server action; throws when the examples are off or there is none. */
 export async function exampleTenant(): Promise<DemoTenant> {
-  if (!examplesEnabled()) throw new NotFound("The example pages are off (SESAME_EXAMPLES).");
+  if (!(await examplesEnabled())) throw new NotFound("The example pages are off (SESAME_EXAMPLES).");
   const tenant = await readDemoTenant();
   if (!tenant) {
     throw new Error("No demo tenant: start Sesame with an empty database and SESAME_SEED_DEMO on.");

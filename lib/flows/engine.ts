@@ -339,6 +339,7 @@ async function restart(
   });
   await audit(ctx, `${action}.failed`, { state: flow.state, code: error.flowCode, restartedAt: state });
   return {
+    ...(error.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: error.retryAfterSeconds }),
     response: {
       name: state,
       status: error.status,

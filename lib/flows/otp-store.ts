@@ -24,7 +24,7 @@ export async function upsertOtpSecret(tenantId: string, userId: string, sealed: 
     .values({ tenantId, userId, secret: sealed })
     .onConflictDoUpdate({
       target: otpSecrets.userId,
-      set: { secret: sealed, lastUsedStep: null, failedAttempts: 0 },
+      set: { secret: sealed, lastUsedStep: null, failedAttempts: 0, lockedAt: null },
     });
 }
 
@@ -45,7 +45,7 @@ export async function useOtpStep(tenantId: string, userId: string, step: number)
   const db = await executor();
   const updated = await db
     .update(otpSecrets)
-    .set({ lastUsedStep: step, failedAttempts: 0 })
+    .set({ lastUsedStep: step, failedAttempts: 0, lockedAt: null })
     .where(
       and(
         eq(otpSecrets.tenantId, tenantId),
@@ -57,13 +57,39 @@ export async function useOtpStep(tenantId: string, userId: string, step: number)
   return updated.length > 0;
 }
 
-/** Counts one wrong code of the user's app, in one statement; returns the consecutive failures. */
-export async function recordOtpFailure(tenantId: string, userId: string): Promise<number> {
+/**
+ * Counts one wrong code of the user's app, in one statement, and locks the codes when it completes a
+ * run of `every`; returns the consecutive failures and whether this one locked.
+ */
+export async function recordOtpFailure(
+  tenantId: string,
+  userId: string,
+  every: number,
+): Promise<{ failures: number; locked: boolean }> {
   const db = await executor();
+  const next = sql`${otpSecrets.failedAttempts} + 1`;
   const [row] = await db
     .update(otpSecrets)
-    .set({ failedAttempts: sql`${otpSecrets.failedAttempts} + 1` })
+    .set({
+      failedAttempts: next,
+      lockedAt: sql`case when (${next}) % ${every} = 0 then clock_timestamp() else ${otpSecrets.lockedAt} end`,
+    })
     .where(and(eq(otpSecrets.tenantId, tenantId), eq(otpSecrets.userId, userId)))
     .returning({ failedAttempts: otpSecrets.failedAttempts });
-  return row?.failedAttempts ?? 0;
+  const failures = row?.failedAttempts ?? 0;
+  return { failures, locked: failures > 0 && failures % every === 0 };
+}
+
+/** The user's secret row with the database's clock, to tell how long a lock has left. */
+export async function findOtpSecretAt(
+  tenantId: string,
+  userId: string,
+): Promise<{ row: OtpSecretRow; now: Date } | undefined> {
+  const db = await executor();
+  const [found] = await db
+    .select({ row: otpSecrets, now: sql<Date>`clock_timestamp()`.mapWith((value) => new Date(value)) })
+    .from(otpSecrets)
+    .where(and(eq(otpSecrets.tenantId, tenantId), eq(otpSecrets.userId, userId)))
+    .limit(1);
+  return found;
 }

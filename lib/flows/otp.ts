@@ -2,7 +2,8 @@ import QRCode from "qrcode";
 import { Secret, TOTP } from "otpauth";
 import { seal, unseal } from "@/lib/crypto";
 import type { Tenant } from "@/lib/tenants";
-import { deleteOtpSecret, findOtpSecret, recordOtpFailure, upsertOtpSecret, useOtpStep } from "./otp-store";
+import { growingLockSeconds } from "@/lib/rate-limit/growing-lock";
+import { deleteOtpSecret, findOtpSecretAt, recordOtpFailure, upsertOtpSecret, useOtpStep } from "./otp-store";
 
 /** RFC 6238 defaults every authenticator app supports: SHA-1, 6 digits, 30-second steps. */
 const PERIOD = 30;
@@ -52,23 +53,36 @@ export async function removeOtpSecret(tenant: Tenant, userId: string): Promise<b
   return deleteOtpSecret(tenant.id, userId);
 }
 
-/** Consecutive wrong codes after which a login ends (the first factor again) and the user is told. */
+/**
+ * Consecutive wrong codes after which a login ends (the first factor again), the user is mailed and the
+ * app's codes are locked for a while: a minute, twice as long after each further run, at most an hour.
+ */
 export const MAX_OTP_FAILURES = 5;
 
 export type OtpCheck =
   | { result: "ok" | "used" | "none" }
-  /** `failures`: consecutive wrong codes of the user, this one included. */
-  | { result: "invalid"; failures: number };
+  /** `failures`: consecutive wrong codes of the user, this one included; `locked`: this one locked. */
+  | { result: "invalid"; failures: number; locked: boolean }
+  /** Not checked: a run of wrong codes locked the app's codes for `secondsLeft` more. */
+  | { result: "locked"; secondsLeft: number };
 
 /**
  * Checks a code against the user's saved secret. A code is accepted once: a code of the same or an
- * earlier step than the last accepted one is `used`. Wrong codes are counted per user across logins
- * (a right one starts the count again), so guessing costs a first factor every `MAX_OTP_FAILURES`.
+ * earlier step than the last accepted one is `used`. Wrong codes are counted per user across logins (a
+ * right one starts the count again); every `MAX_OTP_FAILURES` lock the codes for a growing while.
  */
 export async function checkOtpCode(tenant: Tenant, userId: string, code: string): Promise<OtpCheck> {
-  const row = await findOtpSecret(tenant.id, userId);
-  if (!row) return { result: "none" };
+  const found = await findOtpSecretAt(tenant.id, userId);
+  if (!found) return { result: "none" };
+  const { row, now } = found;
+  if (row.lockedAt) {
+    const until = row.lockedAt.getTime() + growingLockSeconds(row.failedAttempts, MAX_OTP_FAILURES) * 1000;
+    const secondsLeft = Math.ceil((until - now.getTime()) / 1000);
+    if (secondsLeft > 0) return { result: "locked", secondsLeft };
+  }
   const step = matchingStep(tenant, unseal(row.secret, purpose, contextOf(tenant.id, userId)), code);
-  if (step === undefined) return { result: "invalid", failures: await recordOtpFailure(tenant.id, userId) };
+  if (step === undefined) {
+    return { result: "invalid", ...(await recordOtpFailure(tenant.id, userId, MAX_OTP_FAILURES)) };
+  }
   return { result: (await useOtpStep(tenant.id, userId, step)) ? "ok" : "used" };
 }

@@ -26,9 +26,14 @@ describe("client IP from X-Forwarded-For", () => {
       expect(clientIp([""], proxies)).toBeNull();
       // Not the client's earlier claim either: a garbled last entry means no client IP.
       expect(clientIp(["203.0.113.7", "<script>"], proxies)).toBeNull();
-      expect(clientIp(["203.0.113.7", "1.2.3.4:5678"], proxies)).toBeNull();
     }
     expect(clientIp(["203.0.113.7", "not-an-ip", "10.0.0.1"], ["10.0.0.0/8"])).toBeNull();
+  });
+
+  it("reads addresses that proxies wrote with a port (a.b.c.d:port, [v6]:port)", () => {
+    expect(clientIp(["203.0.113.7:51234", "10.0.0.1"], ["10.0.0.0/8"])).toBe("203.0.113.7");
+    expect(clientIp(["[2001:db8::7]:443", "10.0.0.1"], ["10.0.0.0/8"])).toBe("2001:db8::7");
+    expect(clientIp(["203.0.113.7:x", "10.0.0.1"], ["10.0.0.0/8"])).toBeNull();
   });
 
   it("security 6: without trusted proxies the answer is the last entry (the socket address), whatever the client sent", () => {

@@ -55,13 +55,20 @@ export function clientIp(
 ): string | null {
   const list = blockList(proxies);
   for (let i = chain.length - 1; i >= 0; i--) {
-    const entry = chain[i]!;
+    const entry = withoutPort(chain[i]!);
     const family = isIP(entry);
     if (family === 0) return null;
     // Only proxies: the leftmost entry is the best knowledge there is.
     if (i === 0 || !isTrusted(list, entry, family)) return entry;
   }
   return null;
+}
+
+/** Some load balancers write `a.b.c.d:port` or `[v6]:port`: the address without the port. */
+function withoutPort(entry: string): string {
+  const v4 = /^(\d+\.\d+\.\d+\.\d+):\d+$/.exec(entry)?.[1];
+  if (v4) return v4;
+  return /^\[([^\]]+)\](?::\d+)?$/.exec(entry)?.[1] ?? entry;
 }
 
 /** IPv4-mapped IPv6 addresses (`::ffff:10.0.0.1`, how Node reports IPv4 peers on a dual-stack socket) count as IPv4. */

@@ -1,7 +1,7 @@
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { transaction } from "@/lib/db";
 import { isFirstProof, removeUnprovenAccess } from "@/lib/emails/first-proof";
-import { markEmailVerified, selectUserEmails, setPrimaryEmailRow } from "@/lib/emails/store";
+import { lockUser, markEmailVerified, selectUserEmails, setPrimaryEmailRow } from "@/lib/emails/store";
 import type { PasscodeRow } from "@/lib/db/schema";
 import type { AppError } from "@/lib/errors";
 import { checkSessionToken, issueSession, type AuthMethod, type IssuedSession } from "@/lib/sessions";
@@ -67,6 +67,7 @@ export async function finalizePasscode(
       // The account's first proven address, proven without its session: what was set up before may be
       // a stranger's who signed up with this address (removed before the session below is issued).
       if (!caller && isFirstProof(emails, email)) {
+        await lockUser(tenant.id, user.id);
         await removeUnprovenAccess(tenant, user.id, email.id, { ...context, actor: user.id });
       }
       if (!email.verified) {

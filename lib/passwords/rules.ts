@@ -1,4 +1,5 @@
 import { BadRequest, NotFound } from "@/lib/errors";
+import { growingLockSeconds } from "@/lib/rate-limit/growing-lock";
 import type { Tenant } from "@/lib/tenants";
 
 /** No tenant may ask for less (NIST SP 800-63B). */
@@ -10,15 +11,10 @@ export const MAX_PASSWORD_LENGTH = 128;
  * further run of as many: a temporary lock a stranger cannot make last, growing with every run.
  */
 export const MAX_FAILED_ATTEMPTS = 10;
-/** The first lock lasts a minute; each further one twice as long as the last, at most an hour. */
-export const FIRST_LOCK_SECONDS = 60;
-export const LONGEST_LOCK_SECONDS = 60 * 60;
 
 /** How long the lock set at `failedAttempts` consecutive failures lasts (a multiple of the maximum). */
-export function lockSeconds(failedAttempts: number): number {
-  const run = Math.max(1, Math.floor(failedAttempts / MAX_FAILED_ATTEMPTS));
-  return Math.min(FIRST_LOCK_SECONDS * 2 ** (run - 1), LONGEST_LOCK_SECONDS);
-}
+export const lockSeconds = (failedAttempts: number): number =>
+  growingLockSeconds(failedAttempts, MAX_FAILED_ATTEMPTS);
 
 /** Passwords answer only for tenants that enable them, as Hanko registers the routes only then. */
 export function ensurePasswordsEnabled(tenant: Tenant): void {

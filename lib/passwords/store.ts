@@ -1,5 +1,5 @@
 import { and, eq, isNull, or, sql } from "drizzle-orm";
-import { FIRST_LOCK_SECONDS, LONGEST_LOCK_SECONDS } from "./rules";
+import { FIRST_LOCK_SECONDS, LONGEST_LOCK_SECONDS } from "@/lib/rate-limit/growing-lock";
 import { executor } from "@/lib/db";
 import { passwords, type PasswordRow } from "@/lib/db/schema";
 

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as finalizeRoute from "@/app/(public-api)/t/[tenantId]/passcode/login/finalize/route";
 import * as initializeRoute from "@/app/(public-api)/t/[tenantId]/passcode/login/initialize/route";
@@ -129,7 +129,7 @@ describe("security 1: the deprecated public API never logs in with one factor of
 });
 
 describe("security 4: authenticator app codes cannot be guessed without end", () => {
-  it("security 4: after 5 wrong codes in a row the login starts over and the user is mailed; a right code resets the count", async () => {
+  it("security 4: after 5 wrong codes in a row the login starts over, the app is locked for a growing while and the user is mailed once", async () => {
     const tenant = await createPasscodeTenant({
       platform: { password: { enabled: true }, passcodes: { enabled: false } },
     });
@@ -168,11 +168,24 @@ describe("security 4: authenticator app codes cannot be guessed without end", ()
       notified: true,
     });
 
-    // A new login after the first factor again: the right code signs in and the count starts over.
+    // The first factor again: the app is locked for a minute, so not even the right code is checked.
+    const locked = await passwordStep();
+    const waiting = await act(tenant, locked, "otp_code_validate", { otp_code: totpCode(secret) });
+    expectFlowError(waiting, "rate_limit_exceeded", 429, "login_init");
+    expect(Number(waiting.res.headers.get("retry-after"))).toBeGreaterThan(50);
+    expect(await sessionRows(tenant, user)).toEqual([]);
+
+    // Once the lock is over the right code signs in and the count starts over.
+    const db = await executor();
+    await db
+      .update(otpSecrets)
+      .set({ lockedAt: sql`${otpSecrets.lockedAt} - interval '61 seconds'` })
+      .where(eq(otpSecrets.userId, user.id));
     const again = await passwordStep();
     expectState(await act(tenant, again, "otp_code_validate", { otp_code: totpCode(secret) }), "success");
-    const db = await executor();
     const [row] = await db.select().from(otpSecrets).where(eq(otpSecrets.userId, user.id));
-    expect(row?.failedAttempts).toBe(0);
+    expect(row).toMatchObject({ failedAttempts: 0, lockedAt: null });
+    // One warning mail for the one lock.
+    expect(await listOutbox(tenant.id, { to: mail })).toHaveLength(1);
   });
 });

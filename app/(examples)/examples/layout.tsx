@@ -5,11 +5,11 @@ import { examplesEnabled } from "@/lib/examples";
 export const dynamic = "force-dynamic";
 
 /**
- * Every example page: 404 unless the examples are on (SESAME_EXAMPLES; by default only when Sesame
- * runs on localhost), and a notice that they act with the demo tenant's keys without any sign-in.
+ * Every example page: 404 unless the examples serve this client (SESAME_EXAMPLES; by default only
+ * clients on this machine, when Sesame runs on localhost), and a notice that they act with the demo tenant's keys without any sign-in.
  */
-export default function ExamplesLayout({ children }: { children: ReactNode }) {
-  if (!examplesEnabled()) notFound();
+export default async function ExamplesLayout({ children }: { children: ReactNode }) {
+  if (!(await examplesEnabled())) notFound();
   return (
     <>
       <aside
@@ -18,8 +18,8 @@ export default function ExamplesLayout({ children }: { children: ReactNode }) {
         className="border-b border-amber-300 bg-amber-50 px-4 py-2 text-center text-sm text-amber-950"
       >
         Demo page for local development: it uses the demo tenant&apos;s API keys and asks nobody to sign in.
-        Turn the examples off with <code>SESAME_EXAMPLES=false</code> (they are off unless Sesame runs on
-        localhost).
+        By default they answer only on this machine, and only when Sesame runs on localhost; set{" "}
+        <code>SESAME_EXAMPLES=false</code> to turn them off.
       </aside>
       {children}
     </>

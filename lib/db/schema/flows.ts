@@ -52,6 +52,8 @@ export const otpSecrets = pgTable("otp_secrets", {
   lastUsedStep: integer("last_used_step"),
   /** Wrong codes since the last right one (every `MAX_OTP_FAILURES` ends the login and mails the user). */
   failedAttempts: integer("failed_attempts").notNull().default(0),
+  /** When the last run of wrong codes locked the app's codes (for a while that grows with each run). */
+  lockedAt: timestamp("locked_at", { withTimezone: true }),
   createdAt: timestamp("created_at", { withTimezone: true, precision: 6 }).notNull().defaultNow(),
 });
 export type OtpSecretRow = typeof otpSecrets.$inferSelect;

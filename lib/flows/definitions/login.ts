@@ -12,7 +12,8 @@ import {
 } from "@/lib/ceremonies/webauthn/flow-login";
 import { isClaimOnly } from "@/lib/emails";
 import { isFirstProof, removeUnprovenAccess } from "@/lib/emails/first-proof";
-import { findEmail, markEmailVerified, selectUserEmails } from "@/lib/emails/store";
+import { findEmail, lockUser, markEmailVerified, selectUserEmails } from "@/lib/emails/store";
+import { transaction } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { MAX_PASSWORD_LENGTH, minPasswordLength, setPassword } from "@/lib/passwords";
 import {
@@ -267,17 +268,24 @@ async function securityKeyLogin(ctx: FlowContext, response: AuthenticationRespon
  * it is the account's first proven address, what was set up before it is removed (`removeUnprovenAccess`).
  */
 async function verifyAddress(ctx: FlowContext, user: User, emailId: string | null): Promise<void> {
-  const email = emailId ? await findEmail(ctx.tenant.id, emailId) : undefined;
-  if (!email || email.userId !== user.id || email.verified) return;
-  if (isFirstProof(await selectUserEmails(ctx.tenant.id, user.id), email)) {
-    await removeUnprovenAccess(ctx.tenant, user.id, email.id, { ...ctx.audit, actor: user.id });
-  }
-  await markEmailVerified(ctx.tenant.id, email.id);
+  if (!emailId) return;
+  const verified = await transaction(async () => {
+    // One transaction under the user's lock: the removal and the verification happen together or not.
+    await lockUser(ctx.tenant.id, user.id);
+    const email = await findEmail(ctx.tenant.id, emailId);
+    if (!email || email.userId !== user.id || email.verified) return undefined;
+    if (isFirstProof(await selectUserEmails(ctx.tenant.id, user.id), email)) {
+      await removeUnprovenAccess(ctx.tenant, user.id, email.id, { ...ctx.audit, actor: user.id });
+    }
+    await markEmailVerified(ctx.tenant.id, email.id);
+    return email;
+  });
+  if (!verified) return;
   await recordAuditEvent(ctx.tenant.id, {
     ...ctx.audit,
     actor: user.id,
     type: "email.verified",
-    details: { userId: user.id, emailId: email.id, flowId: ctx.flowId },
+    details: { userId: user.id, emailId: verified.id, flowId: ctx.flowId },
   });
 }
 
@@ -447,12 +455,20 @@ const otpCodeValidate: ActionDefinition = {
       type: `otp.check.${result === "ok" ? "succeeded" : "failed"}`,
       details: { userId: user.id, result, flowId: ctx.flowId },
     });
-    if (check.result === "invalid" && check.failures % MAX_OTP_FAILURES === 0) {
-      // Guessing costs the first factor again: the login starts over, and the user is told.
+    if (check.result === "locked") {
+      // A run of wrong codes locked the app for a while: no code is checked, the login starts over.
+      throw new FlowError(
+        "rate_limit_exceeded",
+        `Too many wrong codes: the authenticator app is locked for ${check.secondsLeft} seconds; sign in again later`,
+        { restartAt: "login_init", retryAfterSeconds: check.secondsLeft },
+      );
+    }
+    if (check.result === "invalid" && check.locked) {
+      // Guessing costs the first factor again and a growing wait; the user is told (once per lock).
       await notifySecondFactorFailures(ctx.tenant, user.id, check.failures, { ...ctx.audit, actor: user.id });
       throw new FlowError(
         "operation_not_permitted_error",
-        "Too many wrong codes: sign in again. The account's owner was notified by email.",
+        `Too many wrong codes (${MAX_OTP_FAILURES} in a row): sign in again later. The account's owner was notified by email.`,
         { restartAt: "login_init" },
       );
     }

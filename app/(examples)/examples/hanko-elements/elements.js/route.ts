@@ -1,5 +1,5 @@
 import path from "node:path";
-import { examplesEnabled } from "@/lib/examples";
+import { examplesServe } from "@/lib/examples";
 import { serveFile } from "@/lib/http/static-file";
 
 // Hanko's own web components, exactly as npm ships them (an ES module that bundles the frontend SDK).
@@ -15,8 +15,8 @@ const BUNDLE = path.join(
 export const dynamic = "force-dynamic";
 
 // GET /examples/hanko-elements/elements.js: the unmodified @teamhanko/hanko-elements bundle
-export async function GET(): Promise<Response> {
-  if (!examplesEnabled()) return new Response("Not Found\n", { status: 404 });
+export async function GET(req: Request): Promise<Response> {
+  if (!examplesServe(req.headers.get("x-forwarded-for"))) return new Response("Not Found\n", { status: 404 });
   return serveFile(
     BUNDLE,
     "text/javascript; charset=utf-8",

@@ -34,8 +34,13 @@ export default async function HostedLoginPage({ params, searchParams }: Props) {
         view="login"
         tenantId={tenant.id}
         lang={lang}
-        // Back to this very page would only show the login again: the profile instead.
-        redirectTo={isHostedPage(target, tenant.id, "login") ? fallback : target}
+        // Back to this very page would only show the login again: the profile instead. Never on to the
+        // logout page, which would sign the user out without the click it asks of other sites.
+        redirectTo={
+          isHostedPage(target, tenant.id, "login") || isHostedPage(target, tenant.id, "logout")
+            ? fallback
+            : target
+        }
       />
     </HostedShell>
   );
