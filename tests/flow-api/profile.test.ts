@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { and, asc, eq } from "drizzle-orm";
+import { decodeJwt } from "jose";
 import { Secret, TOTP } from "otpauth";
 import { describe, expect, it } from "vitest";
 import { listAuditEvents } from "@/lib/audit";
@@ -796,12 +797,16 @@ describe("profile flow: password and username", () => {
     expect(first).toBeDefined();
     expect(state.actions.password_create).toBeUndefined();
 
+    // security 12: a changed password ends the user's other sessions, not the caller's.
+    await sessionFor(tenant, user);
+    expect((await dataOf(tenant, user)).sessions).toHaveLength(2);
     state = expectState(
       await run(tenant, token, state, "password_update", { password: "second password" }),
       "profile_init",
     );
     const [second] = (await dataOf(tenant, user)).password;
     expect(second!.hash).not.toBe(first!.hash);
+    expect((await dataOf(tenant, user)).sessions).toEqual([{ id: decodeJwt(token).session_id }]);
 
     // Passcodes log the user in too, so the password may go.
     state = expectState(await run(tenant, token, state, "password_delete"), "profile_init");

@@ -4,6 +4,11 @@ import * as finalizeRoute from "@/app/(public-api)/t/[tenantId]/passcode/login/f
 import * as initializeRoute from "@/app/(public-api)/t/[tenantId]/passcode/login/initialize/route";
 import * as passwordLoginRoute from "@/app/(public-api)/t/[tenantId]/password/login/route";
 import { listAuditEvents } from "@/lib/audit";
+import {
+  issueCreationOptions,
+  storeRegisteredCredential,
+  verifyRegistration,
+} from "@/lib/ceremonies/webauthn/registration";
 import { executor } from "@/lib/db";
 import { otpSecrets, passcodes, passwords, sessions } from "@/lib/db/schema";
 import { MAX_OTP_FAILURES } from "@/lib/flows/otp";
@@ -14,6 +19,7 @@ import type { User } from "@/lib/users";
 import { act, expectFlowError, expectState } from "../helpers/flows";
 import { actNotOffered, addTotp, forgotPassword, identify, loginInit, totpCode } from "../helpers/login";
 import {
+  ORIGIN,
   TEST_CONTEXT,
   createPasscodeTenant,
   createUserWithEmail,
@@ -23,6 +29,7 @@ import {
   validateSessionCookie,
 } from "../helpers/public-api";
 import { outboxCode } from "../helpers/smtp";
+import { SoftwareAuthenticator } from "../helpers/software-authenticator";
 
 useDevOutbox();
 
@@ -97,6 +104,27 @@ describe("security 1: the deprecated public API never logs in with one factor of
     expect(res.status).toBe(200);
     const { session } = await validateSessionCookie(off, res);
     expect(session).toMatchObject({ is_valid: true, user_id: user.id });
+  });
+
+  it("security 1: a security key alone counts as the second factor too", async () => {
+    const tenant = await createPasscodeTenant({ platform: { password: { enabled: true } } });
+    const user = await createUserWithEmail(tenant);
+    await setPassword(tenant, user, { password: PASSWORD }, TEST_CONTEXT);
+    const options = await issueCreationOptions(tenant, "mfa-registration", user, {
+      userName: "key",
+      displayName: "key",
+    });
+    const response = await new SoftwareAuthenticator().register(options, { origin: ORIGIN });
+    const verified = await verifyRegistration(tenant, "mfa-registration", response, { userId: user.id });
+    await storeRegisteredCredential(tenant, "mfa-registration", user, response, verified, {
+      ...TEST_CONTEXT,
+      actor: user.id,
+    });
+    const res = await publicCall(passwordLoginRoute.POST, tenant, "POST", "/password/login", {
+      body: { user_id: user.id, password: PASSWORD },
+    });
+    await expectPublicError(res, 403, /second factor/, ["set-cookie", "x-auth-token"]);
+    expect(await sessionRows(tenant, user)).toEqual([]);
   });
 
   it("security 1: a forgotten password is set only after the second factor", async () => {
