@@ -87,15 +87,22 @@ export function parseCidr(
   return { address, prefix, family: version === 4 ? "ipv4" : "ipv6" };
 }
 
+/** 127.0.0.0/8 or ::1 (IPv4-mapped too): an address of this machine. */
+export function isLoopbackAddress(ip: string): boolean {
+  const address = ip.replace(/^::ffff:/i, "").replace(/^\[(.*)\]$/, "$1");
+  return address === "::1" || /^127\.\d+\.\d+\.\d+$/.test(address);
+}
+
 /** Whether a URL's host is this machine (localhost, 127.0.0.0/8 or ::1): a development setup. */
 export function isLocalUrl(url: string): boolean {
   const host = new URL(url).hostname;
-  return (
-    host === "localhost" ||
-    host.endsWith(".localhost") ||
-    host === "[::1]" ||
-    /^127\.\d+\.\d+\.\d+$/.test(host)
-  );
+  return host === "localhost" || host.endsWith(".localhost") || isLoopbackAddress(host);
+}
+
+/** `SESAME_EXAMPLES` as set, else `local` on a localhost public URL and `off` anywhere else. */
+function examplesMode(setting: boolean | undefined, baseUrl: string): Config["examples"] {
+  if (setting !== undefined) return setting ? "on" : "off";
+  return isLocalUrl(baseUrl) ? "local" : "off";
 }
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -157,14 +164,7 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     trustedProxies: e.SESAME_TRUSTED_PROXIES,
     logLevel: e.LOG_LEVEL,
     seedDemo: e.SESAME_SEED_DEMO,
-    examples:
-      e.SESAME_EXAMPLES === undefined
-        ? isLocalUrl(baseUrl)
-          ? "local"
-          : "off"
-        : e.SESAME_EXAMPLES
-          ? "on"
-          : "off",
+    examples: examplesMode(e.SESAME_EXAMPLES, baseUrl),
     smtpUrl: e.SMTP_URL,
     smtpFrom: e.SMTP_FROM,
   };

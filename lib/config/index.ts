@@ -2,6 +2,7 @@ export {
   ConfigError,
   getConfig,
   isLocalUrl,
+  isLoopbackAddress,
   parseCidr,
   parseConfig,
   type Config,

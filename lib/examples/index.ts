@@ -1,15 +1,8 @@
 import { headers } from "next/headers";
 import { readDemoTenant, type DemoTenant } from "@/lib/boot/seed-demo-tenant";
-import { getConfig } from "@/lib/config";
+import { getConfig, isLoopbackAddress } from "@/lib/config";
 import { NotFound } from "@/lib/errors";
 import { clientIp } from "@/lib/http/request-context";
-
-/** 127.0.0.0/8, ::1 and IPv4-mapped loopback: a client on this machine. */
-function isLoopback(ip: string | null): boolean {
-  if (!ip) return false;
-  const v4 = ip.replace(/^::ffff:/i, "");
-  return v4 === "::1" || /^127\.\d+\.\d+\.\d+$/.test(v4);
-}
 
 /**
  * The example pages under /examples act with the demo tenant's API keys and ask nobody to sign in: a
@@ -20,7 +13,8 @@ function isLoopback(ip: string | null): boolean {
 export function examplesServe(forwardedFor: string | null): boolean {
   const mode = getConfig().examples;
   if (mode !== "local") return mode === "on";
-  return isLoopback(clientIp(forwardedFor?.split(",").map((entry) => entry.trim()) ?? []));
+  const ip = clientIp(forwardedFor?.split(",").map((entry) => entry.trim()) ?? []);
+  return ip !== null && isLoopbackAddress(ip);
 }
 
 /** `examplesServe` for the request being rendered or the server action being run. */

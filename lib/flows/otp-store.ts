@@ -1,6 +1,7 @@
 import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import { executor } from "@/lib/db";
 import { otpSecrets, type OtpSecretRow } from "@/lib/db/schema";
+import { lockSecondsLeft } from "@/lib/rate-limit/growing-lock";
 
 export async function findOtpSecret(tenantId: string, userId: string): Promise<OtpSecretRow | undefined> {
   const db = await executor();
@@ -80,14 +81,18 @@ export async function recordOtpFailure(
   return { failures, locked: failures > 0 && failures % every === 0 };
 }
 
-/** The user's secret row with the database's clock, to tell how long a lock has left. */
-export async function findOtpSecretAt(
+/** The user's secret row, and how many seconds a run of wrong codes keeps it locked (0 or less: none). */
+export async function findOtpSecretWithLock(
   tenantId: string,
   userId: string,
-): Promise<{ row: OtpSecretRow; now: Date } | undefined> {
+  every: number,
+): Promise<{ row: OtpSecretRow; lockSecondsLeft: number } | undefined> {
   const db = await executor();
   const [found] = await db
-    .select({ row: otpSecrets, now: sql<Date>`clock_timestamp()`.mapWith((value) => new Date(value)) })
+    .select({
+      row: otpSecrets,
+      lockSecondsLeft: lockSecondsLeft(otpSecrets.lockedAt, otpSecrets.failedAttempts, every).mapWith(Number),
+    })
     .from(otpSecrets)
     .where(and(eq(otpSecrets.tenantId, tenantId), eq(otpSecrets.userId, userId)))
     .limit(1);

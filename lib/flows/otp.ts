@@ -2,8 +2,13 @@ import QRCode from "qrcode";
 import { Secret, TOTP } from "otpauth";
 import { seal, unseal } from "@/lib/crypto";
 import type { Tenant } from "@/lib/tenants";
-import { growingLockSeconds } from "@/lib/rate-limit/growing-lock";
-import { deleteOtpSecret, findOtpSecretAt, recordOtpFailure, upsertOtpSecret, useOtpStep } from "./otp-store";
+import {
+  deleteOtpSecret,
+  findOtpSecretWithLock,
+  recordOtpFailure,
+  upsertOtpSecret,
+  useOtpStep,
+} from "./otp-store";
 
 /** RFC 6238 defaults every authenticator app supports: SHA-1, 6 digits, 30-second steps. */
 const PERIOD = 30;
@@ -72,14 +77,10 @@ export type OtpCheck =
  * right one starts the count again); every `MAX_OTP_FAILURES` lock the codes for a growing while.
  */
 export async function checkOtpCode(tenant: Tenant, userId: string, code: string): Promise<OtpCheck> {
-  const found = await findOtpSecretAt(tenant.id, userId);
+  const found = await findOtpSecretWithLock(tenant.id, userId, MAX_OTP_FAILURES);
   if (!found) return { result: "none" };
-  const { row, now } = found;
-  if (row.lockedAt) {
-    const until = row.lockedAt.getTime() + growingLockSeconds(row.failedAttempts, MAX_OTP_FAILURES) * 1000;
-    const secondsLeft = Math.ceil((until - now.getTime()) / 1000);
-    if (secondsLeft > 0) return { result: "locked", secondsLeft };
-  }
+  const { row, lockSecondsLeft } = found;
+  if (lockSecondsLeft > 0) return { result: "locked", secondsLeft: lockSecondsLeft };
   const step = matchingStep(tenant, unseal(row.secret, purpose, contextOf(tenant.id, userId)), code);
   if (step === undefined) {
     return { result: "invalid", ...(await recordOtpFailure(tenant.id, userId, MAX_OTP_FAILURES)) };

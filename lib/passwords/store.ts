@@ -1,5 +1,5 @@
 import { and, eq, isNull, or, sql } from "drizzle-orm";
-import { FIRST_LOCK_SECONDS, LONGEST_LOCK_SECONDS } from "@/lib/rate-limit/growing-lock";
+import { growingLockInterval, lockSecondsLeft } from "@/lib/rate-limit/growing-lock";
 import { executor } from "@/lib/db";
 import { passwords, type PasswordRow } from "@/lib/db/schema";
 
@@ -26,10 +26,6 @@ export async function upsertPassword(tenantId: string, userId: string, hash: str
     });
 }
 
-/** How long a lock set at the row's failure count lasts, in SQL (as `lockSeconds`). */
-const lockInterval = (every: number) =>
-  sql`make_interval(secs => least(${FIRST_LOCK_SECONDS} * power(2, greatest(${passwords.failedAttempts} / ${every}, 1) - 1), ${LONGEST_LOCK_SECONDS}))`;
-
 /**
  * Counts an attempt before its password is checked, in one statement: undefined when the user has no
  * password, it is locked, or a run of `every` failures is complete and its lock not yet set. A lock
@@ -54,7 +50,7 @@ export async function reserveAttempt(
             isNull(passwords.lockedAt),
             sql`(${passwords.failedAttempts} = 0 or ${passwords.failedAttempts} % ${every} <> 0)`,
           ),
-          sql`${passwords.lockedAt} + ${lockInterval(every)} <= clock_timestamp()`,
+          sql`${passwords.lockedAt} + ${growingLockInterval(passwords.failedAttempts, every)} <= clock_timestamp()`,
         ),
       ),
     )
@@ -92,12 +88,14 @@ export async function lockIfExhausted(tenantId: string, userId: string, every: n
 }
 
 /** Whole seconds the user's password stays locked (0 when it is not). */
-export async function lockSecondsLeft(tenantId: string, userId: string, every: number): Promise<number> {
+export async function passwordLockSecondsLeft(
+  tenantId: string,
+  userId: string,
+  every: number,
+): Promise<number> {
   const db = await executor();
   const [row] = await db
-    .select({
-      left: sql<number>`ceil(extract(epoch from (${passwords.lockedAt} + ${lockInterval(every)} - clock_timestamp())))::int`,
-    })
+    .select({ left: lockSecondsLeft(passwords.lockedAt, passwords.failedAttempts, every) })
     .from(passwords)
     .where(and(eq(passwords.tenantId, tenantId), eq(passwords.userId, userId)));
   return Math.max(0, Number(row?.left ?? 0));

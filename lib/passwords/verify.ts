@@ -11,7 +11,13 @@ import {
   lockSeconds,
   normalizePassword,
 } from "./rules";
-import { clearAttempts, findPassword, lockIfExhausted, lockSecondsLeft, reserveAttempt } from "./store";
+import {
+  clearAttempts,
+  findPassword,
+  lockIfExhausted,
+  passwordLockSecondsLeft,
+  reserveAttempt,
+} from "./store";
 
 /** A wrong password, or a user without one: the caller sees a bare 401, the audit log the reason. */
 export class PasswordRejected extends AppError {
@@ -95,7 +101,7 @@ export async function checkKnownUserPassword(
       throw new PasswordRejected("the user has no password");
     }
     await lockIfExhausted(tenant.id, userId, MAX_FAILED_ATTEMPTS);
-    throw new PasswordLocked(await lockSecondsLeft(tenant.id, userId, MAX_FAILED_ATTEMPTS));
+    throw new PasswordLocked(await passwordLockSecondsLeft(tenant.id, userId, MAX_FAILED_ATTEMPTS));
   }
   if (!(await verifyPassword(reserved.hash, normalized))) {
     const lockedNow =
@@ -115,7 +121,7 @@ export async function checkKnownUserPassword(
     throw new PasswordRejected(`wrong password (${reserved.failedAttempts} consecutive failures)`);
   }
   if (!(await clearAttempts(tenant.id, userId))) {
-    throw new PasswordLocked(await lockSecondsLeft(tenant.id, userId, MAX_FAILED_ATTEMPTS));
+    throw new PasswordLocked(await passwordLockSecondsLeft(tenant.id, userId, MAX_FAILED_ATTEMPTS));
   }
 }
 

@@ -9,4 +9,3 @@ export {
 export { GROUP_DEFAULTS, limitFor, type GroupLimit } from "./groups";
 export { limiterFor, limiterStore, type LimiterStore } from "./limiters";
 export { BODY_IDENTIFIERS, ipSubject, userSubject } from "./subjects";
-export { FIRST_LOCK_SECONDS, LONGEST_LOCK_SECONDS, growingLockSeconds } from "./growing-lock";

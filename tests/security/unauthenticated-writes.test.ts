@@ -68,7 +68,7 @@ describe("security 10: unauthenticated writes are bounded per client", () => {
     expect((await rows(tenant.id)).challenges).toBe(before.challenges);
   });
 
-  it("security 10: refused flow requests count against the flow limit, so their audit rows are bounded", async () => {
+  it("refused flow requests count against the flow limit, so their audit rows are bounded", async () => {
     const tenant = await createPublicTenant({
       platform: { rateLimits: { flow: { points: 5, durationSeconds: 60 } } },
     });

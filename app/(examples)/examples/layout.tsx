@@ -6,7 +6,8 @@ export const dynamic = "force-dynamic";
 
 /**
  * Every example page: 404 unless the examples serve this client (SESAME_EXAMPLES; by default only
- * clients on this machine, when Sesame runs on localhost), and a notice that they act with the demo tenant's keys without any sign-in.
+ * clients on this machine, when Sesame runs on localhost), and a notice that they act with the demo
+ * tenant's keys without any sign-in.
  */
 export default async function ExamplesLayout({ children }: { children: ReactNode }) {
   if (!(await examplesEnabled())) notFound();

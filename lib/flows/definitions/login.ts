@@ -60,7 +60,7 @@ const KEY = {
   methods: "login_methods",
   /** The first factor, once proven. */
   loginMethod: "login_method",
-  /** The second factors the user must choose from (`MfaMethods`). */
+  /** The second factors the user must choose from (`SecondFactors`). */
   mfa: "mfa_methods",
   /**
    * Forgotten password: `requested`, then `verified` once the mailed code was right; the new password
@@ -78,7 +78,6 @@ interface Methods {
   password: boolean;
   passcode: boolean;
 }
-type MfaMethods = SecondFactors;
 interface PasscodeEmail {
   address: string;
   emailId: string;
@@ -91,10 +90,9 @@ type FirstFactor = "password" | "passcode";
 
 const AMR: Record<FirstFactor, AuthMethod> = { password: "pwd", passcode: "otp" };
 const NO_METHODS: Methods = { passkey: false, password: false, passcode: false };
-const NO_MFA: MfaMethods = NO_SECOND_FACTORS;
 
 const methodsOf = (ctx: FlowContext) => (ctx.stash[KEY.methods] as Methods | undefined) ?? NO_METHODS;
-const mfaOf = (ctx: FlowContext) => (ctx.stash[KEY.mfa] as MfaMethods | undefined) ?? NO_MFA;
+const mfaOf = (ctx: FlowContext) => (ctx.stash[KEY.mfa] as SecondFactors | undefined) ?? NO_SECOND_FACTORS;
 const assertionOf = (ctx: FlowContext) => ctx.stash[KEY.assertion] as Assertion | undefined;
 
 async function identifiedUser(ctx: FlowContext): Promise<User> {

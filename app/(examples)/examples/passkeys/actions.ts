@@ -10,10 +10,8 @@ import { exampleTenant } from "@/lib/examples";
  * only where no key is needed (registration finalize, login).
  */
 
-const demo = exampleTenant;
-
 async function passkeyApi<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const { tenantId, keys } = await demo();
+  const { tenantId, keys } = await exampleTenant();
   const res = await fetch(`${getConfig().baseUrl}/passkey/${tenantId}${path}`, {
     method,
     headers: { apiKey: keys.passkey, "content-type": "application/json" },
@@ -30,7 +28,7 @@ let jwks: ReturnType<typeof createRemoteJWKSet> | undefined;
 
 /** Verifies a finalize token the way an application should: signature against the JWKS, audience, expiry. */
 export async function verifyToken(token: string): Promise<JWTPayload> {
-  const { tenantId, rpId } = await demo();
+  const { tenantId, rpId } = await exampleTenant();
   jwks ??= createRemoteJWKSet(new URL(`${getConfig().baseUrl}/passkey/${tenantId}/.well-known/jwks.json`));
   const { payload } = await jwtVerify(token, jwks, { audience: rpId });
   return payload;
