@@ -1,6 +1,6 @@
 /**
  * `npm test`: every check CI runs, in order, with one closing line `N passed, N failed`.
- *   static checks (tsc, ESLint, Prettier) → build → vitest on PGlite → vitest on a throwaway
+ *   static checks (tsc and the generated elements declarations, ESLint, Prettier) → build → vitest on PGlite → vitest on a throwaway
  *   Postgres 15 → Playwright e2e in Chromium against servers on PGlite and on that Postgres.
  * Installs Debian's chromium and postgresql-15 with apt when they are missing.
  */
@@ -87,7 +87,12 @@ async function main(): Promise<number> {
   fs.mkdirSync(REPORTS, { recursive: true });
   ensureChromium();
 
-  check("typecheck (tsc)", () => run("node_modules/.bin/tsc", ["--noEmit"]));
+  check(
+    "typecheck (tsc, elements declarations)",
+    () =>
+      run("node_modules/.bin/tsc", ["--noEmit"]) &&
+      run("node_modules/.bin/tsx", ["scripts/elements-declarations.ts", "--check"]),
+  );
   check("lint (eslint)", () => run("node_modules/.bin/eslint", ["."]));
   check("format (prettier)", () => run("node_modules/.bin/prettier", ["--check", "."]));
   check("build (next build)", () => buildIfNeeded((line) => process.stdout.write(`${line}\n`)));

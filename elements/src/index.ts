@@ -12,7 +12,19 @@ import { cssFor, TAGS } from "./styles";
 export { SesameClient, SesameRequestError } from "./client";
 export type { CurrentUser, FlowAction, FlowInput, FlowState, SessionValidation } from "./client";
 export { EVENTS, eventName } from "./events";
-export type * from "./events";
+export type {
+  AuthErrorDetail,
+  AuthSuccessDetail,
+  EventDetails,
+  EventKey,
+  FlowName,
+  LoginDetail,
+  LogoutDetail,
+  RegistrationDetail,
+  SessionClaims,
+  SessionExpiredDetail,
+} from "./events";
+export type { SesameAuthAttributes, SesameDocumentEvents, SesameElementAttributes } from "./dom-typings";
 export { BUILT_IN as translations } from "./i18n";
 export type { MessageKey, Messages, Translations } from "./i18n";
 

@@ -1,10 +1,11 @@
 /**
  * Builds Sesame's web components (elements/src) into one ES module, dist/elements/sesame-elements.js,
- * served at /elements/v1/sesame-elements.js; the hand-written declarations go beside it.
+ * served at /elements/v1/sesame-elements.js; the declarations generated from the same source go beside it.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { build } from "esbuild";
+import { elementsDeclarations } from "./elements-declarations";
 
 export const ELEMENTS_OUT = path.join("dist", "elements");
 
@@ -23,5 +24,5 @@ export async function buildElements(): Promise<void> {
     // Lit's reactive properties are accessors on the prototype: class fields must not shadow them.
     tsconfigRaw: { compilerOptions: { useDefineForClassFields: false } },
   });
-  fs.copyFileSync("elements/sesame-elements.d.ts", path.join(ELEMENTS_OUT, "sesame-elements.d.ts"));
+  fs.writeFileSync(path.join(ELEMENTS_OUT, "sesame-elements.d.ts"), await elementsDeclarations());
 }
