@@ -494,7 +494,7 @@ async function main(): Promise<void> {
       windows: options.windows,
       signingAlgorithm: "RS256 (tenant default)",
       postgres: "throwaway cluster from scripts/lib/postgres.ts: fsync=off, synchronous_commit=off",
-      client: "closed loop, node:http keep-alive, SoftwareAuthenticator (ES256), same machine",
+      client: "closed loop, node:http keep-alive, WebAuthnSoftwareAuthenticator (ES256), same machine",
     },
     targets: { throughputRatioAtLeast: TARGET_THROUGHPUT_RATIO, p99RatioAtMost: TARGET_P99_RATIO },
     comparisons,

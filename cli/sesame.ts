@@ -5,7 +5,7 @@
  * a local file and never open the database, so they run next to a server on the same data folder.
  */
 import { parseArgs } from "node:util";
-import { AUTHENTICATOR_COMMANDS } from "./commands/authenticator";
+import { UAF_CLIENT_COMMANDS } from "./commands/uaf-client/commands";
 import { keyCreate, keyList, keyRevoke } from "./commands/key";
 import { signingKeyList, signingKeyRotate } from "./commands/signing-key";
 import { tenantCreate, tenantList, tenantUpdate } from "./commands/tenant";
@@ -24,11 +24,11 @@ const COMMANDS: Command[] = [
   keyRevoke,
   signingKeyRotate,
   signingKeyList,
-  ...AUTHENTICATOR_COMMANDS,
+  ...UAF_CLIENT_COMMANDS,
 ];
 
 /** Commands that speak HTTP only and must not open (or lock) the database. */
-const WITHOUT_DATABASE = new Set<Command>(AUTHENTICATOR_COMMANDS);
+const WITHOUT_DATABASE = new Set<Command>(UAF_CLIENT_COMMANDS);
 
 function help(): string {
   return [

@@ -1,5 +1,5 @@
 import type { APIRequestContext } from "@playwright/test";
-import { SoftwareAuthenticator } from "@/tests/helpers/software-authenticator";
+import { WebAuthnSoftwareAuthenticator } from "@/tests/helpers/webauthn-software-authenticator";
 
 /** A Passkey API answer; `publicKey` goes straight to the authenticator, which checks what it needs. */
 export interface ApiResult {
@@ -12,7 +12,7 @@ export interface ApiResult {
  * browser tests use Chromium's virtual authenticator instead).
  */
 export class PasskeyClient {
-  readonly authenticator = new SoftwareAuthenticator();
+  readonly authenticator = new WebAuthnSoftwareAuthenticator();
 
   constructor(
     private readonly request: APIRequestContext,

@@ -5,10 +5,10 @@
  */
 import http from "node:http";
 import {
-  SoftwareAuthenticator,
+  WebAuthnSoftwareAuthenticator,
   type AuthenticationOptionsLike,
   type RegistrationOptionsLike,
-} from "@/tests/helpers/software-authenticator";
+} from "@/tests/helpers/webauthn-software-authenticator";
 
 export interface HttpResponse {
   status: number;
@@ -86,12 +86,12 @@ export async function registerUsers(
   target: Target,
   passkeyApiKey: string,
   count: number,
-): Promise<SoftwareAuthenticator[]> {
+): Promise<WebAuthnSoftwareAuthenticator[]> {
   const base = `/passkey/${target.tenantId}/registration`;
-  const authenticators: SoftwareAuthenticator[] = [];
+  const authenticators: WebAuthnSoftwareAuthenticator[] = [];
   for (let i = 0; i < count; i++) {
     // counterStep 0: sign counts stay 0, so concurrent logins with one credential never conflict.
-    const authenticator = new SoftwareAuthenticator({ counterStep: 0 });
+    const authenticator = new WebAuthnSoftwareAuthenticator({ counterStep: 0 });
     const userId = `bench-user-${i}`;
     const init = await expectOk(
       target.client.request(
@@ -126,7 +126,7 @@ export interface CeremonyTiming {
 /** One discoverable login: initialize → sign the fresh challenge → finalize (a token comes back). */
 export async function loginCeremony(
   target: Target,
-  authenticator: SoftwareAuthenticator,
+  authenticator: WebAuthnSoftwareAuthenticator,
 ): Promise<CeremonyTiming> {
   const base = `/passkey/${target.tenantId}/login`;
   const t0 = performance.now();
@@ -177,7 +177,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export async function closedLoop<R>(
   target: Target,
-  authenticators: SoftwareAuthenticator[],
+  authenticators: WebAuthnSoftwareAuthenticator[],
   plan: LoadPlan<R>,
 ): Promise<{ kept: R[]; rejected: R[] }> {
   if (authenticators.length < plan.concurrency) throw new Error("fewer users than virtual clients");
@@ -187,7 +187,7 @@ export async function closedLoop<R>(
   let failed = 0;
   let fatal: unknown;
 
-  const worker = async (authenticator: SoftwareAuthenticator) => {
+  const worker = async (authenticator: WebAuthnSoftwareAuthenticator) => {
     while (!stopped) {
       try {
         const timing = await loginCeremony(target, authenticator);

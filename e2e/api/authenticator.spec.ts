@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { handleAppLink, parseAppLink } from "@/lib/authenticator-app";
+import { handleAppLink, parseAppLink } from "@/lib/uaf-client";
 import { SoftwareUafAuthenticator } from "@/lib/ceremonies/uaf";
 import { expect, test } from "../fixtures";
 
 /**
- * The Authenticator API over real HTTP, with the authenticator app's client (lib/authenticator-app)
+ * The Authenticator API over real HTTP, with the authenticator app's client (lib/uaf-client)
  * answering through the out-of-band link, as a phone would.
  */
 test.describe("Authenticator API over HTTP", () => {

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { APIRequestContext } from "@playwright/test";
-import { SoftwareAuthenticator } from "@/tests/helpers/software-authenticator";
+import { WebAuthnSoftwareAuthenticator } from "@/tests/helpers/webauthn-software-authenticator";
 import { expect, test } from "../fixtures";
 
 /** The master secret playwright.config.ts gives the instances that share Postgres. */
@@ -120,9 +120,11 @@ test.describe("flow API over HTTP", () => {
     state = await act(request, b, state, "webauthn_generate_creation_options");
     expect(state.name).toBe("onboarding_verify_passkey_attestation");
     const options = (
-      state.payload!.creation_options as { publicKey: Parameters<SoftwareAuthenticator["register"]>[0] }
+      state.payload!.creation_options as {
+        publicKey: Parameters<WebAuthnSoftwareAuthenticator["register"]>[0];
+      }
     ).publicKey;
-    const attestation = await new SoftwareAuthenticator().register(options, { origin });
+    const attestation = await new WebAuthnSoftwareAuthenticator().register(options, { origin });
     // The CSRF token of one instance's answer is accepted by the other; the old one no longer is.
     const stale = state;
     state = await act(request, a, state, "webauthn_verify_attestation_response", { public_key: attestation });

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { tenant as hankoTenant } from "@teamhanko/passkeys-sdk";
 import { createRemoteJWKSet, decodeJwt, jwtVerify } from "jose";
 import { expect, test } from "../fixtures";
-import { SoftwareAuthenticator } from "@/tests/helpers/software-authenticator";
+import { WebAuthnSoftwareAuthenticator } from "@/tests/helpers/webauthn-software-authenticator";
 import { PasskeyClient } from "../passkey-client";
 
 test.describe("Passkey API over HTTP", () => {
@@ -10,7 +10,7 @@ test.describe("Passkey API over HTTP", () => {
     demo,
     baseURL,
   }) => {
-    const authenticator = new SoftwareAuthenticator();
+    const authenticator = new WebAuthnSoftwareAuthenticator();
     const sdk = hankoTenant({
       baseUrl: `${baseURL}/passkey/`,
       apiKey: demo.keys.passkey,

@@ -1,5 +1,5 @@
 export { defaultCredentialName, type Credential } from "./credential";
-export { authenticatorName } from "./aaguid-names";
+export { passkeyProviderName } from "./passkey-provider-names";
 export {
   deleteCredential,
   getCredential,

@@ -42,7 +42,7 @@ import {
 } from "../helpers/public-api";
 import { CAPABILITIES, actNotOffered, addTotp, identify, loginInit, totpCode } from "../helpers/login";
 import { outboxCode } from "../helpers/smtp";
-import { SoftwareAuthenticator } from "../helpers/software-authenticator";
+import { WebAuthnSoftwareAuthenticator } from "../helpers/webauthn-software-authenticator";
 
 useDevOutbox();
 
@@ -103,7 +103,11 @@ async function userWithPassword(tenant: Tenant, mail = address()): Promise<{ use
 }
 
 /** A passkey through the public API's registration ceremony (signed by the software authenticator). */
-async function addPasskey(tenant: Tenant, user: User, authenticator: SoftwareAuthenticator): Promise<string> {
+async function addPasskey(
+  tenant: Tenant,
+  user: User,
+  authenticator: WebAuthnSoftwareAuthenticator,
+): Promise<string> {
   const options = await initializePublicRegistration(tenant, user, TEST_CONTEXT);
   const response = await authenticator.register(options, { origin: ORIGIN });
   await finalizePublicRegistration(tenant, user, response, TEST_CONTEXT);
@@ -114,7 +118,7 @@ async function addPasskey(tenant: Tenant, user: User, authenticator: SoftwareAut
 async function addSecurityKey(
   tenant: Tenant,
   user: User,
-  authenticator: SoftwareAuthenticator,
+  authenticator: WebAuthnSoftwareAuthenticator,
 ): Promise<string> {
   const options = await issueCreationOptions(tenant, "mfa-registration", user, {
     userName: "key",
@@ -171,7 +175,7 @@ async function expectSignedIn(tenant: Tenant, done: FlowCall, user: User): Promi
 
 /** A well-formed assertion for a challenge nobody issued. */
 async function someAssertion() {
-  const authenticator = new SoftwareAuthenticator();
+  const authenticator = new WebAuthnSoftwareAuthenticator();
   await authenticator.register(
     { challenge: "AAAA", rp: { id: "localhost" }, user: { id: "AAAA" } },
     { origin: ORIGIN },
@@ -288,7 +292,7 @@ describe("login flow: start and identifier", () => {
     const tenant = await tenantWith({ passcodes: { enabled: false } });
     const mail = address();
     const user = await createUserWithEmail(tenant, mail);
-    await addPasskey(tenant, user, new SoftwareAuthenticator());
+    await addPasskey(tenant, user, new WebAuthnSoftwareAuthenticator());
     // The only method is a passkey, and this client cannot run WebAuthn.
     const init = await loginInit(tenant, { webauthn_available: false });
     expectFlowError(await identify(tenant, init, mail), "operation_not_permitted_error", 403, "login_init");
@@ -299,7 +303,7 @@ describe("login flow: passkeys", () => {
   it("logs in with conditional UI straight from login_init", async () => {
     const tenant = await tenantWith();
     const user = await createUserWithEmail(tenant);
-    const authenticator = new SoftwareAuthenticator();
+    const authenticator = new WebAuthnSoftwareAuthenticator();
     await addPasskey(tenant, user, authenticator);
 
     const init = await loginInit(tenant, { webauthn_conditional_mediation_available: true });
@@ -327,7 +331,7 @@ describe("login flow: passkeys", () => {
   it("logs in with the passkey button (discoverable) and goes back from login_passkey", async () => {
     const tenant = await tenantWith();
     const user = await createUserWithEmail(tenant);
-    const authenticator = new SoftwareAuthenticator();
+    const authenticator = new WebAuthnSoftwareAuthenticator();
     await addPasskey(tenant, user, authenticator);
 
     const init = await loginInit(tenant);
@@ -352,7 +356,7 @@ describe("login flow: passkeys", () => {
     const tenant = await tenantWith({ passcodes: { enabled: false } });
     const mail = address();
     const user = await createUserWithEmail(tenant, mail);
-    const authenticator = new SoftwareAuthenticator();
+    const authenticator = new WebAuthnSoftwareAuthenticator();
     const first = await addPasskey(tenant, user, authenticator);
     const second = await addPasskey(tenant, user, authenticator);
     await addSecurityKey(tenant, user, authenticator);
@@ -377,7 +381,7 @@ describe("login flow: passkeys", () => {
   it("refuses a bad assertion with passkey_invalid 401, keeps login_passkey and consumes the challenge", async () => {
     const tenant = await tenantWith();
     const user = await createUserWithEmail(tenant);
-    const authenticator = new SoftwareAuthenticator();
+    const authenticator = new WebAuthnSoftwareAuthenticator();
     const credentialId = await addPasskey(tenant, user, authenticator);
     const passkey = expectState(
       await act(tenant, await loginInit(tenant), "webauthn_generate_request_options"),
@@ -414,7 +418,7 @@ describe("login flow: passkeys", () => {
   it("refuses an assertion replayed into another flow, and a malformed one on its input", async () => {
     const tenant = await tenantWith();
     const user = await createUserWithEmail(tenant);
-    const authenticator = new SoftwareAuthenticator();
+    const authenticator = new WebAuthnSoftwareAuthenticator();
     await addPasskey(tenant, user, authenticator);
     const first = expectState(
       await act(tenant, await loginInit(tenant), "webauthn_generate_request_options"),
@@ -457,7 +461,7 @@ describe("login flow: passkeys", () => {
     const tenant = await tenantWith();
     const other = await tenantWith();
     const stranger = await createUserWithEmail(other);
-    const authenticator = new SoftwareAuthenticator();
+    const authenticator = new WebAuthnSoftwareAuthenticator();
     await addPasskey(other, stranger, authenticator);
 
     const passkey = expectState(
@@ -478,7 +482,7 @@ describe("login flow: passkeys", () => {
   it("refuses an MFA-only security key as a passkey with webauthn_credential_invalid_mfa_only", async () => {
     const tenant = await tenantWith();
     const user = await createUserWithEmail(tenant);
-    const authenticator = new SoftwareAuthenticator();
+    const authenticator = new WebAuthnSoftwareAuthenticator();
     const keyId = await addSecurityKey(tenant, user, authenticator);
     const passkey = expectState(
       await act(tenant, await loginInit(tenant), "webauthn_generate_request_options"),
@@ -502,7 +506,7 @@ describe("login flow: method chooser and password", () => {
   it("offers a chooser with every method the user has, and back to login_init", async () => {
     const tenant = await tenantWith({ password: { enabled: true } });
     const { user, mail } = await userWithPassword(tenant);
-    await addPasskey(tenant, user, new SoftwareAuthenticator());
+    await addPasskey(tenant, user, new WebAuthnSoftwareAuthenticator());
     const chooser = expectState(
       await identify(tenant, await loginInit(tenant), mail),
       "login_method_chooser",
@@ -528,7 +532,7 @@ describe("login flow: method chooser and password", () => {
   it("logs in with the user's passkey from the chooser", async () => {
     const tenant = await tenantWith({ password: { enabled: true } });
     const { user, mail } = await userWithPassword(tenant);
-    const authenticator = new SoftwareAuthenticator();
+    const authenticator = new WebAuthnSoftwareAuthenticator();
     const credentialId = await addPasskey(tenant, user, authenticator);
     const chooser = expectState(
       await identify(tenant, await loginInit(tenant), mail),
@@ -894,7 +898,7 @@ describe("login flow: second factors", () => {
     const tenant = await tenantWith();
     const mail = address();
     const user = await createUserWithEmail(tenant, mail);
-    const authenticator = new SoftwareAuthenticator();
+    const authenticator = new WebAuthnSoftwareAuthenticator();
     const passkeyId = await addPasskey(tenant, user, authenticator);
     const keyId = await addSecurityKey(tenant, user, authenticator);
     await addTotp(tenant, user);
@@ -977,7 +981,7 @@ describe("login flow: second factor rules", () => {
   it("asks for no second factor after a passkey, nor when the tenant has MFA off", async () => {
     const tenant = await tenantWith({ password: { enabled: true } });
     const { user, mail } = await userWithPassword(tenant);
-    const authenticator = new SoftwareAuthenticator();
+    const authenticator = new WebAuthnSoftwareAuthenticator();
     await addPasskey(tenant, user, authenticator);
     await addTotp(tenant, user);
     const passkey = expectState(

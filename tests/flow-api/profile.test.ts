@@ -20,7 +20,10 @@ import {
   useDevOutbox,
 } from "../helpers/public-api";
 import { outboxCode } from "../helpers/smtp";
-import { SoftwareAuthenticator, type RegistrationOptionsLike } from "../helpers/software-authenticator";
+import {
+  WebAuthnSoftwareAuthenticator,
+  type RegistrationOptionsLike,
+} from "../helpers/webauthn-software-authenticator";
 
 useDevOutbox();
 
@@ -179,7 +182,7 @@ async function createCredential(
   tenant: Tenant,
   token: string,
   state: FlowResponse,
-  authenticator: SoftwareAuthenticator,
+  authenticator: WebAuthnSoftwareAuthenticator,
   action: "webauthn_credential_create" | "security_key_create" = "webauthn_credential_create",
 ) {
   const verification = expectState(
@@ -557,7 +560,7 @@ describe("profile flow: passkeys and security keys", () => {
     const tenant = await tenantWith({ passkeys: { optional: true } });
     const user = await platformUser(tenant);
     const token = await sessionFor(tenant, user);
-    const authenticator = new SoftwareAuthenticator();
+    const authenticator = new WebAuthnSoftwareAuthenticator();
     let state = await openProfile(tenant, token);
 
     // A malformed response is an input error; one from another origin is passkey_invalid.
@@ -684,7 +687,7 @@ describe("profile flow: passkeys and security keys", () => {
     expect(state.actions.webauthn_credential_delete).toBeUndefined();
     expect(state.actions.webauthn_credential_rename).toBeDefined();
 
-    const { done } = await createCredential(tenant, token, state, new SoftwareAuthenticator());
+    const { done } = await createCredential(tenant, token, state, new WebAuthnSoftwareAuthenticator());
     state = done;
     expect(state.actions.webauthn_credential_delete).toBeDefined();
   });
@@ -700,7 +703,7 @@ describe("profile flow: passkeys and security keys", () => {
       tenant,
       token,
       state,
-      new SoftwareAuthenticator(),
+      new WebAuthnSoftwareAuthenticator(),
       "security_key_create",
     );
     expect((publicKey as unknown as Record<string, unknown>).authenticatorSelection).toMatchObject({

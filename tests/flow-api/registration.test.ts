@@ -31,7 +31,7 @@ import {
   validateSessionCookie,
 } from "../helpers/public-api";
 import { outboxCode } from "../helpers/smtp";
-import { SoftwareAuthenticator, fromB64url } from "../helpers/software-authenticator";
+import { WebAuthnSoftwareAuthenticator, fromB64url } from "../helpers/webauthn-software-authenticator";
 
 useDevOutbox();
 
@@ -107,7 +107,11 @@ async function creationOptions(tenant: Tenant, state: FlowResponse) {
 }
 
 /** Creates a passkey for the options and sends its attestation. */
-async function attest(tenant: Tenant, state: FlowResponse, authenticator = new SoftwareAuthenticator()) {
+async function attest(
+  tenant: Tenant,
+  state: FlowResponse,
+  authenticator = new WebAuthnSoftwareAuthenticator(),
+) {
   const { verifying, publicKey } = await creationOptions(tenant, state);
   const response = await authenticator.register(publicKey, { origin: ORIGIN });
   const call = await act(tenant, verifying, "webauthn_verify_attestation_response", { public_key: response });
@@ -191,7 +195,7 @@ describe("registration flow: passkey sign-up (default tenant: passkeys only, add
     // Nothing is written before success: the passcode step left no user and no address.
     expect(await tenantRows(tenant)).toEqual({ users: [], emails: [], credentials: [], passwords: [] });
 
-    const authenticator = new SoftwareAuthenticator();
+    const authenticator = new WebAuthnSoftwareAuthenticator();
     const { publicKey, response, call } = await attest(tenant, creating, authenticator);
     const userId = (await flowRow(tenant, flowIdOf(init))).stash.user_id as string;
     expect(publicKey.user).toEqual({
@@ -420,7 +424,7 @@ describe("registration flow: passkey sign-up (default tenant: passkeys only, add
 
   it("refuses an attestation for another flow's challenge, which stays usable there", async () => {
     const tenant = await tenantWith();
-    const authenticator = new SoftwareAuthenticator();
+    const authenticator = new WebAuthnSoftwareAuthenticator();
     const mine = await creationOptions(tenant, await toCreatePasskey(tenant));
     const theirs = await creationOptions(tenant, await toCreatePasskey(tenant));
     const foreign = await authenticator.register(theirs.publicKey, { origin: ORIGIN });
@@ -452,7 +456,7 @@ describe("registration flow: passkey sign-up (default tenant: passkeys only, add
   it("refuses a bad attestation (passkey_invalid) and a malformed one (on the input), writing nothing", async () => {
     const tenant = await tenantWith();
     const { verifying, publicKey } = await creationOptions(tenant, await toCreatePasskey(tenant));
-    const authenticator = new SoftwareAuthenticator();
+    const authenticator = new WebAuthnSoftwareAuthenticator();
     const malformed = expectFlowError(
       await act(tenant, verifying, "webauthn_verify_attestation_response", { public_key: { id: "x" } }),
       "form_data_invalid_error",
@@ -492,7 +496,7 @@ describe("registration flow: passkey sign-up (default tenant: passkeys only, add
     const before = await tenantRows(tenant);
 
     const { verifying, publicKey } = await creationOptions(tenant, await toCreatePasskey(tenant));
-    const duplicate = await new SoftwareAuthenticator().register(publicKey, {
+    const duplicate = await new WebAuthnSoftwareAuthenticator().register(publicKey, {
       origin: ORIGIN,
       overrides: { credentialId: fromB64url(first.response.id) },
     });
@@ -525,7 +529,7 @@ describe("registration flow: passkey sign-up (default tenant: passkeys only, add
     expect(await challengeRow()).toMatchObject({ kind: "sign-up", userId: null, policy: "passkey" });
 
     // A signed-in user cannot finish the sign-up's ceremony through the public API ...
-    const response = await new SoftwareAuthenticator().register(publicKey, { origin: ORIGIN });
+    const response = await new WebAuthnSoftwareAuthenticator().register(publicKey, { origin: ORIGIN });
     const token = await sessionFor(tenant, await createUserWithEmail(tenant), ["otp"]);
     const refused = await publicCall(
       registrationFinalize.POST,
@@ -569,7 +573,7 @@ describe("registration flow: the same address or username twice", () => {
     const first = await toCreatePasskey(tenant, address);
     const second = await toCreatePasskey(tenant, address);
     const [a, b] = await Promise.all([creationOptions(tenant, first), creationOptions(tenant, second)]);
-    const authenticator = new SoftwareAuthenticator();
+    const authenticator = new WebAuthnSoftwareAuthenticator();
     const [attestA, attestB] = [
       await authenticator.register(a.publicKey, { origin: ORIGIN }),
       await authenticator.register(b.publicKey, { origin: ORIGIN }),
@@ -610,7 +614,7 @@ describe("registration flow: the same address or username twice", () => {
       );
       flows.push(await creationOptions(tenant, creating));
     }
-    const authenticator = new SoftwareAuthenticator();
+    const authenticator = new WebAuthnSoftwareAuthenticator();
     const responses: RegistrationResponseJSON[] = [];
     for (const flow of flows)
       responses.push(await authenticator.register(flow.publicKey, { origin: ORIGIN }));

@@ -3,7 +3,7 @@ import type { RegistrationResponseJSON } from "@simplewebauthn/server";
 import { expect } from "vitest";
 import type { CreateTenantInput } from "@/lib/tenants/schemas";
 import { passkeyRequest } from "./passkey-api";
-import { SoftwareAuthenticator, type RegistrationOverrides } from "./software-authenticator";
+import { WebAuthnSoftwareAuthenticator, type RegistrationOverrides } from "./webauthn-software-authenticator";
 import { createTestTenant } from "./tenants";
 
 export const ORIGIN = "http://localhost:3000";
@@ -11,13 +11,13 @@ export const ORIGIN = "http://localhost:3000";
 interface Ceremony {
   tenantId: string;
   apiKey: string;
-  authenticator: SoftwareAuthenticator;
+  authenticator: WebAuthnSoftwareAuthenticator;
 }
 
 /** A fresh tenant with its keys and a software authenticator, in the shape the ceremony helpers take. */
 export async function setupTenant(overrides: Partial<CreateTenantInput> = {}) {
   const { tenant, keys } = await createTestTenant(overrides);
-  const authenticator = new SoftwareAuthenticator();
+  const authenticator = new WebAuthnSoftwareAuthenticator();
   return { tenant, keys, authenticator, ctx: { tenantId: tenant.id, apiKey: keys.passkey, authenticator } };
 }
 
@@ -41,8 +41,8 @@ export async function initRegistration(
 
 /** Signs the creation options with the context's authenticator and returns the response JSON. */
 export function attest(
-  authenticator: SoftwareAuthenticator,
-  publicKey: Parameters<SoftwareAuthenticator["register"]>[0],
+  authenticator: WebAuthnSoftwareAuthenticator,
+  publicKey: Parameters<WebAuthnSoftwareAuthenticator["register"]>[0],
   overrides: RegistrationOverrides = {},
   fmt: "none" | "packed" = "none",
 ): Promise<RegistrationResponseJSON> {

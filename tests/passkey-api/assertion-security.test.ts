@@ -16,10 +16,10 @@ import {
 } from "@/tests/helpers/passkey-security";
 import {
   AuthenticatorFlags as F,
-  SoftwareAuthenticator,
+  WebAuthnSoftwareAuthenticator,
   b64url,
   type AssertionOverrides,
-} from "@/tests/helpers/software-authenticator";
+} from "@/tests/helpers/webauthn-software-authenticator";
 
 const INVALID = "failed to validate assertion";
 const NO_SESSION = "failed to get session data";
@@ -119,7 +119,7 @@ describe("Passkey login finalize refuses bad assertions (WebAuthn §7.2)", () =>
 
   it("accepts authenticators that keep their counter at 0 (both counters 0)", async () => {
     const t = await setupTenant();
-    const authenticator = new SoftwareAuthenticator({ counterStep: 0 });
+    const authenticator = new WebAuthnSoftwareAuthenticator({ counterStep: 0 });
     const userId = newUserId();
     const { credentialId } = await registerPasskey({ ...t.ctx, authenticator }, userId);
     for (let i = 0; i < 2; i++) {
@@ -134,7 +134,7 @@ describe("Passkey login finalize refuses bad assertions (WebAuthn §7.2)", () =>
 
   it("refuses a backup-eligible credential that stops claiming BE (V19)", async () => {
     const t = await setupTenant();
-    const authenticator = new SoftwareAuthenticator({ backupEligible: true, backupState: true });
+    const authenticator = new WebAuthnSoftwareAuthenticator({ backupEligible: true, backupState: true });
     const userId = newUserId();
     const { credentialId } = await registerPasskey({ ...t.ctx, authenticator }, userId);
     expect(await storedCredential(t.tenant.id, credentialId)).toMatchObject({
@@ -183,7 +183,7 @@ describe("Passkey login finalize: the credential must be the user's and offered 
   it("refuses a discoverable login whose user handle names another user", async () => {
     const t = await enrolled();
     const other = newUserId();
-    await registerPasskey({ ...t.ctx, authenticator: new SoftwareAuthenticator() }, other);
+    await registerPasskey({ ...t.ctx, authenticator: new WebAuthnSoftwareAuthenticator() }, other);
     const before = await tenantState(t.tenant.id);
     const res = await finalizeLogin(
       t.tenant.id,
@@ -211,7 +211,7 @@ describe("Passkey login finalize: the credential must be the user's and offered 
   it("refuses another user's credential in a login started for a user", async () => {
     const t = await enrolled();
     const other = newUserId();
-    const otherAuthenticator = new SoftwareAuthenticator();
+    const otherAuthenticator = new WebAuthnSoftwareAuthenticator();
     const { credentialId } = await registerPasskey({ ...t.ctx, authenticator: otherAuthenticator }, other);
     const before = await tenantState(t.tenant.id);
     const res = await finalizeLogin(
@@ -238,7 +238,7 @@ describe("Passkey login finalize: the credential must be the user's and offered 
 
   it("refuses a credential that was never registered", async () => {
     const t = await enrolled();
-    const stranger = new SoftwareAuthenticator();
+    const stranger = new WebAuthnSoftwareAuthenticator();
     await stranger.register(
       { challenge: b64url(randomBytes(32)), rp: { id: "localhost" }, user: { id: b64(t.userId) } },
       { origin: ORIGIN },
@@ -255,7 +255,7 @@ describe("Passkey login finalize: the credential must be the user's and offered 
   it("refuses a credential of tenant A presented at tenant B, even with the same user id", async () => {
     const a = await enrolled();
     const b = await setupTenant();
-    await registerPasskey({ ...b.ctx, authenticator: new SoftwareAuthenticator() }, a.userId);
+    await registerPasskey({ ...b.ctx, authenticator: new WebAuthnSoftwareAuthenticator() }, a.userId);
     const beforeA = await tenantState(a.tenant.id);
     const beforeB = await tenantState(b.tenant.id);
     const res = await finalizeLogin(
@@ -443,7 +443,7 @@ describe("MFA login and transactions", () => {
   it("refuses another user's MFA key at an MFA login started for a user", async () => {
     const t = await enrolled();
     await registerPasskey(t.ctx, t.userId, { mfa: true });
-    const otherAuthenticator = new SoftwareAuthenticator();
+    const otherAuthenticator = new WebAuthnSoftwareAuthenticator();
     const other = await registerPasskey({ ...t.ctx, authenticator: otherAuthenticator }, newUserId(), {
       mfa: true,
     });

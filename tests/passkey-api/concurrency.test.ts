@@ -15,7 +15,7 @@ import {
   storedCredential,
   tenantState,
 } from "@/tests/helpers/passkey-security";
-import { SoftwareAuthenticator } from "@/tests/helpers/software-authenticator";
+import { WebAuthnSoftwareAuthenticator } from "@/tests/helpers/webauthn-software-authenticator";
 
 /** How many identical requests race; on Postgres they run on separate pooled connections. */
 const N = 10;
@@ -51,7 +51,7 @@ describe("Passkey API under concurrent requests (ASVS 2.3.4, 15.4.2)", () => {
 
   it(`accepts one of ${N} concurrent finalizes from an authenticator without a counter (the challenge alone decides)`, async () => {
     const t = await setupTenant();
-    const authenticator = new SoftwareAuthenticator({ counterStep: 0 });
+    const authenticator = new WebAuthnSoftwareAuthenticator({ counterStep: 0 });
     const userId = newUserId();
     const { credentialId } = await registerPasskey({ ...t.ctx, authenticator }, userId);
     const assertion = await authenticator.login(await startLogin(t.ctx, userId), { origin: ORIGIN });
@@ -112,7 +112,9 @@ describe("Passkey API under concurrent requests (ASVS 2.3.4, 15.4.2)", () => {
     const users = Array.from({ length: N }, () => newUserId());
     const responses = await Promise.all(
       users.map(async (userId) =>
-        attest(new SoftwareAuthenticator(), await initRegistration(t.ctx, userId), { credentialId: id }),
+        attest(new WebAuthnSoftwareAuthenticator(), await initRegistration(t.ctx, userId), {
+          credentialId: id,
+        }),
       ),
     );
     const results = await Promise.all(responses.map((body) => postRegistration(t.ctx, body)));

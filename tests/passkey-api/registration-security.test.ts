@@ -18,11 +18,11 @@ import {
 } from "@/tests/helpers/passkey-security";
 import {
   AuthenticatorFlags as F,
-  SoftwareAuthenticator,
+  WebAuthnSoftwareAuthenticator,
   b64url,
   fromB64url,
   type RegistrationOverrides,
-} from "@/tests/helpers/software-authenticator";
+} from "@/tests/helpers/webauthn-software-authenticator";
 
 const INVALID = "failed to validate attestation";
 const NO_SESSION = "received challenge does not match with any stored one";
@@ -215,7 +215,10 @@ describe("Passkey registration finalize: challenges are single-use and bound to 
     const login = await startLogin(t.ctx);
     const userId = newUserId();
     const publicKey = await initRegistration(t.ctx, userId);
-    const response = await attest(new SoftwareAuthenticator(), { ...publicKey, challenge: login.challenge });
+    const response = await attest(new WebAuthnSoftwareAuthenticator(), {
+      ...publicKey,
+      challenge: login.challenge,
+    });
     await expectPasskeyError(await postRegistration(t.ctx, response), 400, { title: NO_SESSION });
     expect(await listedCredentialIds(t.ctx, userId)).toEqual([]);
     const fin = await passkeyRequest(t.tenant.id, "POST", "/login/finalize", {
@@ -319,7 +322,7 @@ describe("Passkey registration finalize: credential ids (WebAuthn §7.1 steps 25
 
     const attacker = newUserId();
     const options = await initRegistration(t.ctx, attacker);
-    const planted = await attest(new SoftwareAuthenticator(), options, {
+    const planted = await attest(new WebAuthnSoftwareAuthenticator(), options, {
       credentialId: fromB64url(credentialId),
     });
     expect(planted.id).toBe(credentialId);

@@ -29,13 +29,13 @@ import {
   sessionFor,
   validateSessionCookie,
 } from "../helpers/public-api";
-import { SoftwareAuthenticator, b64url } from "../helpers/software-authenticator";
+import { WebAuthnSoftwareAuthenticator, b64url } from "../helpers/webauthn-software-authenticator";
 import { createTestTenant } from "../helpers/tenants";
 
 /** A tenant (ES256 keys, fast) with its Passkey API key, for tests that mix both APIs. */
 async function setup() {
   const { tenant, keys } = await createTestTenant({ signingAlgorithm: "ES256" });
-  return { tenant, keys, authenticator: new SoftwareAuthenticator() };
+  return { tenant, keys, authenticator: new WebAuthnSoftwareAuthenticator() };
 }
 
 /** A platform user (no external id, as sign-up creates them) with a primary email. */
@@ -62,7 +62,7 @@ async function state(tenantId: string) {
 }
 
 /** Registers a passkey for the session's user through the public API; returns its id. */
-async function registerPublic(tenant: Tenant, token: string, authenticator: SoftwareAuthenticator) {
+async function registerPublic(tenant: Tenant, token: string, authenticator: WebAuthnSoftwareAuthenticator) {
   const init = await publicCall(
     registrationInitialize.POST,
     tenant,
@@ -218,7 +218,7 @@ describe("public WebAuthn: registration, login, credentials", () => {
     expect(publicKey.user.id).toBe(Buffer.from(user.externalId!, "utf8").toString("base64url"));
 
     // A passkey registered through the Passkey API logs in at the public API as the same user.
-    const other = new SoftwareAuthenticator();
+    const other = new WebAuthnSoftwareAuthenticator();
     const externalId = `user-${randomUUID()}`;
     const { credentialId } = await registerPasskey(
       { tenantId: tenant.id, apiKey: keys.passkey, authenticator: other },
@@ -268,7 +268,7 @@ describe("public WebAuthn: registration, login, credentials", () => {
     const options = await loginOptions(tenant, { user_id: withoutPasskeys.id });
     expect(options.allowCredentials).toBeUndefined();
 
-    const mfaAuthenticator = new SoftwareAuthenticator();
+    const mfaAuthenticator = new WebAuthnSoftwareAuthenticator();
     const externalId = `user-${randomUUID()}`;
     const ctx = { tenantId: tenant.id, apiKey: keys.passkey, authenticator: mfaAuthenticator };
     const { credentialId } = await registerPasskey(ctx, externalId, { mfa: true });

@@ -9,7 +9,7 @@ const { approveLink, newAuthenticatorState, openLink } =
   await import("@/app/(examples)/examples/authenticator/actions");
 const { beginRegistration, listCredentials } = await import("@/app/(examples)/examples/passkeys/actions");
 const { startRequest } = await import("@/app/(examples)/examples/uaf/actions");
-const { AppLinkError, fetchAppRequest, parseAppLink } = await import("@/lib/authenticator-app");
+const { AppLinkError, fetchAppRequest, parseAppLink } = await import("@/lib/uaf-client");
 const { createSoftwareAuthenticatorState } = await import("@/lib/ceremonies/uaf");
 
 /** A loopback server that records every request: nothing may reach it. */

@@ -14,7 +14,7 @@ import { act, expectState } from "../helpers/flows";
 import { identify, loginInit } from "../helpers/login";
 import { ORIGIN, TEST_CONTEXT, createPasscodeTenant, publicCall, useDevOutbox } from "../helpers/public-api";
 import { outboxCode } from "../helpers/smtp";
-import { SoftwareAuthenticator } from "../helpers/software-authenticator";
+import { WebAuthnSoftwareAuthenticator } from "../helpers/webauthn-software-authenticator";
 
 useDevOutbox();
 
@@ -50,7 +50,7 @@ async function preRegister(tenant: Tenant, victim: string) {
   });
   expect(set.status).toBe(201);
   const user = (await findUser(tenant.id, userId))!;
-  const authenticator = new SoftwareAuthenticator();
+  const authenticator = new WebAuthnSoftwareAuthenticator();
   const options = await initializePublicRegistration(tenant, user, TEST_CONTEXT);
   await finalizePublicRegistration(
     tenant,

@@ -29,7 +29,7 @@ import {
   validateSessionCookie,
 } from "../helpers/public-api";
 import { outboxCode } from "../helpers/smtp";
-import { SoftwareAuthenticator } from "../helpers/software-authenticator";
+import { WebAuthnSoftwareAuthenticator } from "../helpers/webauthn-software-authenticator";
 
 useDevOutbox();
 
@@ -114,7 +114,7 @@ describe("security 1: the deprecated public API never logs in with one factor of
       userName: "key",
       displayName: "key",
     });
-    const response = await new SoftwareAuthenticator().register(options, { origin: ORIGIN });
+    const response = await new WebAuthnSoftwareAuthenticator().register(options, { origin: ORIGIN });
     const verified = await verifyRegistration(tenant, "mfa-registration", response, { userId: user.id });
     await storeRegisteredCredential(tenant, "mfa-registration", user, response, verified, {
       ...TEST_CONTEXT,

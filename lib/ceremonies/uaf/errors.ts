@@ -59,7 +59,7 @@ export type UafReason =
   | "nonce_too_short"
   | "transaction_mismatch"
   | "transaction_not_confirmed"
-  // Decided by the server around the verifier (lib/authenticator):
+  // Decided by the server around the verifier (lib/uaf-requests):
   | "request_expired"
   | "key_already_registered";
 

@@ -4,7 +4,7 @@ export * from "./crypto";
 export * from "./messages";
 export * from "./policy";
 export * from "./verify";
-export * from "./software-authenticator";
+export * from "./software-uaf-authenticator";
 export { createTestAttestationCa, issueAttestationCertificate, issueCertificate } from "./certificates";
 export type { CertificateSubject, IssuedCertificate, IssueOptions, TestAttestationCa } from "./certificates";
 export { decodeBase64Lenient, toBase64Url } from "./encoding";

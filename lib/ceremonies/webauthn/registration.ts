@@ -6,7 +6,7 @@ import type {
 } from "@simplewebauthn/server";
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
 import {
-  authenticatorName,
+  passkeyProviderName,
   defaultCredentialName,
   insertCredential,
   selectUserCredentials,
@@ -226,7 +226,7 @@ export async function storeVerifiedCredential(
     tenantId: tenant.id,
     id: credentialId,
     userId: user.id,
-    name: defaultCredentialName(credentialId, authenticatorName(info.aaguid)),
+    name: defaultCredentialName(credentialId, passkeyProviderName(info.aaguid)),
     publicKey: Buffer.from(info.credential.publicKey).toString("base64url"),
     signCount: info.credential.counter,
     transports: response.response.transports ?? [],

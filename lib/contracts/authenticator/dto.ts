@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { AppRequestView, AuthenticatorRequest, Device as DeviceView } from "@/lib/authenticator";
+import type { AppRequestView, AuthenticatorRequest, Device as DeviceView } from "@/lib/uaf-requests";
 import { getConfig } from "@/lib/config";
 import type { AppRequest, Device, RequestResource } from "./schemas";
 

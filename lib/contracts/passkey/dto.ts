@@ -1,4 +1,4 @@
-import { authenticatorName, type OwnedCredential } from "@/lib/credentials";
+import { passkeyProviderName, type OwnedCredential } from "@/lib/credentials";
 import type { WebauthnTransactionRow } from "@/lib/db/schema";
 import type { z } from "zod";
 import type { CredentialDto, RegistrationInit, TransactionDto } from "./schemas";
@@ -15,7 +15,7 @@ export function credentialDto({
     public_key: credential.publicKey,
     attestation_type: credential.attestationType,
     aaguid: credential.aaguid,
-    authenticator_name: authenticatorName(credential.aaguid) ?? null,
+    authenticator_name: passkeyProviderName(credential.aaguid) ?? null,
     last_used_at: credential.lastUsedAt?.toISOString() ?? null,
     created_at: credential.createdAt.toISOString(),
     transports: credential.transports,

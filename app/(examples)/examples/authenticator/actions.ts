@@ -1,6 +1,6 @@
 "use server";
 
-import { fetchAppRequest, handleAppLink, parseAppLink, type AppRequest } from "@/lib/authenticator-app";
+import { fetchAppRequest, handleAppLink, parseAppLink, type AppRequest } from "@/lib/uaf-client";
 import {
   SoftwareUafAuthenticator,
   createSoftwareAuthenticatorState,

@@ -1,4 +1,4 @@
-import { createRequest } from "@/lib/authenticator";
+import { createRequest } from "@/lib/uaf-requests";
 import { createUafRequest, requestDto } from "@/lib/contracts/authenticator";
 import { json, route } from "@/lib/http";
 import { getTenant } from "@/lib/tenants";

@@ -1,4 +1,4 @@
-import { listDevices } from "@/lib/authenticator";
+import { listDevices } from "@/lib/uaf-requests";
 import { deviceDto, listUafDevices } from "@/lib/contracts/authenticator";
 import { json, route } from "@/lib/http";
 import { getTenant } from "@/lib/tenants";

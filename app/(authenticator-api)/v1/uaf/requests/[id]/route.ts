@@ -1,4 +1,4 @@
-import { cancelRequest, getRequest, validateRequest } from "@/lib/authenticator";
+import { cancelRequest, getRequest, validateRequest } from "@/lib/uaf-requests";
 import {
   cancelUafRequest,
   getUafRequest,

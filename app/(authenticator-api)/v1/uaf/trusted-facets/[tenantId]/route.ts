@@ -1,4 +1,4 @@
-import { trustedFacetsList } from "@/lib/authenticator/trusted-facets";
+import { trustedFacetsList } from "@/lib/uaf-requests/trusted-facets";
 import { getTrustedFacets } from "@/lib/contracts/authenticator/facets";
 import { json, preflight, route } from "@/lib/http";
 

@@ -1,4 +1,4 @@
-import { deleteDevice } from "@/lib/authenticator";
+import { deleteDevice } from "@/lib/uaf-requests";
 import { deleteUafDevice } from "@/lib/contracts/authenticator";
 import { noContent, route } from "@/lib/http";
 import { getTenant } from "@/lib/tenants";

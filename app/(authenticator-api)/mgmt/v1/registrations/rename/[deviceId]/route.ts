@@ -1,4 +1,4 @@
-import { renameDevice } from "@/lib/authenticator";
+import { renameDevice } from "@/lib/uaf-requests";
 import { renameUafDevice } from "@/lib/contracts/authenticator";
 import { json, route } from "@/lib/http";
 import { getTenant } from "@/lib/tenants";

@@ -1,4 +1,4 @@
-import { fetchRequestForApp, tenantOfRequest, toAppView, validateRequest } from "@/lib/authenticator";
+import { fetchRequestForApp, tenantOfRequest, toAppView, validateRequest } from "@/lib/uaf-requests";
 import { answerAppRequest, appRequestDto, fetchAppRequest } from "@/lib/contracts/authenticator";
 import { json, route } from "@/lib/http";
 

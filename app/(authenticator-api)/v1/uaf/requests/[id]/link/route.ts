@@ -1,4 +1,4 @@
-import { createAppLink } from "@/lib/authenticator";
+import { createAppLink } from "@/lib/uaf-requests";
 import { getUafRequestLink } from "@/lib/contracts/authenticator";
 import { json, route } from "@/lib/http";
 import { getTenant } from "@/lib/tenants";

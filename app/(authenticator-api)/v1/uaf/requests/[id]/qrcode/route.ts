@@ -1,4 +1,4 @@
-import { createQrCode } from "@/lib/authenticator";
+import { createQrCode } from "@/lib/uaf-requests";
 import { getUafRequestQrCode } from "@/lib/contracts/authenticator";
 import { route } from "@/lib/http";
 import { getTenant } from "@/lib/tenants";

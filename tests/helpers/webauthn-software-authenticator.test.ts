@@ -11,10 +11,10 @@ import {
 } from "@simplewebauthn/server";
 import {
   AuthenticatorFlags,
-  SoftwareAuthenticator,
+  WebAuthnSoftwareAuthenticator,
   type AssertionOverrides,
   type RegistrationOverrides,
-} from "./software-authenticator";
+} from "./webauthn-software-authenticator";
 
 const ORIGIN = "http://localhost:3000";
 const RP_ID = "localhost";
@@ -54,7 +54,7 @@ function verifyAssertion(
 }
 
 /** Registers one credential and returns what a relying party would have stored for it. */
-async function enrolled(authenticator = new SoftwareAuthenticator()) {
+async function enrolled(authenticator = new WebAuthnSoftwareAuthenticator()) {
   const options = await registrationOptions();
   const response = await authenticator.register(options, { origin: ORIGIN });
   const verification = await verifyRegistration(response, options.challenge);
@@ -71,9 +71,9 @@ async function expectRejected(verification: Promise<{ verified: boolean }>): Pro
   expect(outcome).toBe(false);
 }
 
-describe("SoftwareAuthenticator registration", () => {
+describe("WebAuthnSoftwareAuthenticator registration", () => {
   it("produces a `none` attestation that verifies", async () => {
-    const authenticator = new SoftwareAuthenticator();
+    const authenticator = new WebAuthnSoftwareAuthenticator();
     const options = await registrationOptions();
     const response = await authenticator.register(options, { origin: ORIGIN });
 
@@ -104,7 +104,7 @@ describe("SoftwareAuthenticator registration", () => {
 
   it("produces a packed self attestation that verifies", async () => {
     const aaguid = "01234567-89ab-cdef-0123-456789abcdef";
-    const authenticator = new SoftwareAuthenticator({
+    const authenticator = new WebAuthnSoftwareAuthenticator({
       aaguid,
       signCount: 7,
       backupEligible: true,
@@ -125,7 +125,7 @@ describe("SoftwareAuthenticator registration", () => {
   });
 
   it("creates a fresh key and credential id on every call", async () => {
-    const authenticator = new SoftwareAuthenticator();
+    const authenticator = new WebAuthnSoftwareAuthenticator();
     const options = await registrationOptions();
     const a = await authenticator.register(options, { origin: ORIGIN });
     const b = await authenticator.register(options, { origin: ORIGIN });
@@ -154,12 +154,16 @@ describe("SoftwareAuthenticator registration", () => {
 
   it.each(rejected)("is rejected with %s", async (_name, overrides, fmt) => {
     const options = await registrationOptions();
-    const response = await new SoftwareAuthenticator().register(options, { origin: ORIGIN, fmt, overrides });
+    const response = await new WebAuthnSoftwareAuthenticator().register(options, {
+      origin: ORIGIN,
+      fmt,
+      overrides,
+    });
     await expectRejected(verifyRegistration(response, options.challenge));
   });
 });
 
-describe("SoftwareAuthenticator assertion", () => {
+describe("WebAuthnSoftwareAuthenticator assertion", () => {
   it("verifies against the stored public key and advances the counter", async () => {
     const { authenticator, options: regOptions, credential } = await enrolled();
 
@@ -194,7 +198,9 @@ describe("SoftwareAuthenticator assertion", () => {
   });
 
   it("keeps the counter at 0 with counterStep 0", async () => {
-    const { authenticator, credential } = await enrolled(new SoftwareAuthenticator({ counterStep: 0 }));
+    const { authenticator, credential } = await enrolled(
+      new WebAuthnSoftwareAuthenticator({ counterStep: 0 }),
+    );
     for (let i = 0; i < 2; i++) {
       const options = await generateAuthenticationOptions({ rpID: RP_ID });
       const result = await verifyAssertion(
@@ -208,7 +214,7 @@ describe("SoftwareAuthenticator assertion", () => {
   });
 
   it("picks the first allowed credential it holds, else the latest", async () => {
-    const authenticator = new SoftwareAuthenticator();
+    const authenticator = new WebAuthnSoftwareAuthenticator();
     const options = await registrationOptions();
     const a = await authenticator.register(options, { origin: ORIGIN });
     const b = await authenticator.register(options, { origin: ORIGIN });

@@ -19,7 +19,7 @@ import {
   SoftwareUafAuthenticator,
   type AuthenticateOptions,
   type ResponseOverrides,
-} from "./software-authenticator";
+} from "./software-uaf-authenticator";
 import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,

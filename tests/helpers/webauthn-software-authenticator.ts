@@ -26,7 +26,7 @@ export const AuthenticatorFlags = {
   ED: 0x80,
 } as const;
 
-export interface SoftwareAuthenticatorOptions {
+export interface WebAuthnSoftwareAuthenticatorOptions {
   /** AAGUID as UUID text; default all zeros. */
   aaguid?: string;
   /** Initial signature counter of every credential created; default 0. */
@@ -162,7 +162,7 @@ function toCborMap(value: Map<string, CborValue> | Record<string, CborValue>): M
   return value instanceof Map ? value : new Map(Object.entries(value));
 }
 
-export class SoftwareAuthenticator {
+export class WebAuthnSoftwareAuthenticator {
   readonly aaguid: Uint8Array;
   private readonly initialSignCount: number;
   private readonly counterStep: number;
@@ -170,7 +170,7 @@ export class SoftwareAuthenticator {
   private readonly backupState: boolean;
   private readonly store = new Map<string, StoredCredential>();
 
-  constructor(options: SoftwareAuthenticatorOptions = {}) {
+  constructor(options: WebAuthnSoftwareAuthenticatorOptions = {}) {
     this.aaguid = parseAaguid(options.aaguid ?? "00000000-0000-0000-0000-000000000000");
     this.initialSignCount = options.signCount ?? 0;
     this.counterStep = options.counterStep ?? 1;
@@ -301,7 +301,7 @@ export class SoftwareAuthenticator {
   private pickCredential(publicKey: AuthenticationOptionsLike, credentialId?: string): StoredCredential {
     if (credentialId !== undefined) {
       const found = this.store.get(credentialId);
-      if (!found) throw new Error(`SoftwareAuthenticator holds no credential ${credentialId}`);
+      if (!found) throw new Error(`WebAuthnSoftwareAuthenticator holds no credential ${credentialId}`);
       return found;
     }
     for (const { id } of publicKey.allowCredentials ?? []) {
@@ -310,7 +310,7 @@ export class SoftwareAuthenticator {
     }
     const all = this.credentials;
     const latest = all[all.length - 1];
-    if (!latest) throw new Error("SoftwareAuthenticator holds no credentials");
+    if (!latest) throw new Error("WebAuthnSoftwareAuthenticator holds no credentials");
     return latest;
   }
 

@@ -67,7 +67,7 @@ const ZERO_AAGUID = "00000000-0000-0000-0000-000000000000";
  * The provider name for an AAGUID (hyphenated UUID text, any case), or undefined when the AAGUID is
  * missing, all zeros or not on the list.
  */
-export function authenticatorName(aaguid: string | null | undefined): string | undefined {
+export function passkeyProviderName(aaguid: string | null | undefined): string | undefined {
   if (typeof aaguid !== "string") return undefined;
   const key = aaguid.trim().toLowerCase();
   if (key === ZERO_AAGUID || !Object.hasOwn(AAGUID_NAMES, key)) return undefined;
