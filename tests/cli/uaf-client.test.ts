@@ -10,8 +10,8 @@ import * as linkRoute from "@/app/(authenticator-api)/v1/uaf/requests/[id]/link/
 import * as requestRoute from "@/app/(authenticator-api)/v1/uaf/requests/[id]/route";
 import * as requestsRoute from "@/app/(authenticator-api)/v1/uaf/requests/route";
 import { updateTenant } from "@/lib/tenants";
-import { call } from "../tests/helpers/http";
-import { createTestTenant } from "../tests/helpers/tenants";
+import { call } from "../helpers/http";
+import { createTestTenant } from "../helpers/tenants";
 
 /**
  * `sesame authenticator …` as a person runs it: real CLI processes talking HTTP to the real app-facing

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { listApiKeys, revokeApiKey } from "@/lib/api-keys";
 import { call } from "@/tests/helpers/http";
 import { createTestTenant } from "@/tests/helpers/tenants";
-import { GET } from "./route";
+import { GET } from "@/app/(admin-api)/t/[tenantId]/admin/route";
 
 const statusOf = (tenantId: string, authorization?: string) =>
   call(GET, `/t/${tenantId}/admin/`, {

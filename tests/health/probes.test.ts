@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { call } from "@/tests/helpers/http";
-import { GET as livez } from "./livez/route";
-import { GET as readyz } from "./readyz/route";
+import { GET as livez } from "@/app/(health)/livez/route";
+import { GET as readyz } from "@/app/(health)/readyz/route";
 
 describe("health probes", () => {
   it("GET /livez answers 200", async () => {
