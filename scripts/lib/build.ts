@@ -14,7 +14,7 @@ const INPUTS = [
   "lib",
   "public",
   "instrumentation.ts",
-  "next.config.ts",
+  "next.config.js",
   "postcss.config.mjs",
   "tsconfig.json",
   "package.json",
