@@ -4,81 +4,11 @@ import { listTenants, provisionTenant, updateTenant, type Tenant } from "@/lib/t
 import { printJson, printTable, UsageError } from "../output";
 import type { Command } from "./command";
 
-const SETTINGS_OPTIONS = {
-  name: { type: "string" },
-  "rp-id": { type: "string" },
-  "rp-name": { type: "string" },
-  origin: { type: "string", multiple: true },
-  "challenge-ttl": { type: "string" },
-  "request-ttl": { type: "string" },
-  "session-lifetime": { type: "string" },
-  "passcode-ttl": { type: "string" },
-  "token-lifetime": { type: "string" },
-  "signing-algorithm": { type: "string" },
-  "user-verification": { type: "string" },
-  attestation: { type: "string" },
-  "resident-key": { type: "string" },
-  attachment: { type: "string" },
-  "mfa-user-verification": { type: "string" },
-  "mfa-attestation": { type: "string" },
-  "mfa-resident-key": { type: "string" },
-  "mfa-attachment": { type: "string" },
-  "uaf-app-id": { type: "string" },
-  "uaf-facet": { type: "string", multiple: true },
-  "uaf-trusted-root": { type: "string", multiple: true },
-  "uaf-allow-surrogate": { type: "string" },
-  "uaf-aaid": { type: "string", multiple: true },
-  "uaf-test-authenticators": { type: "string" },
-  "api-version": { type: "string" },
-  "session-limit": { type: "string" },
-  "session-idle-timeout": { type: "string" },
-  "session-cross-domain": { type: "string" },
-  "cookie-name": { type: "string" },
-  "cookie-secure": { type: "string" },
-  "cookie-same-site": { type: "string" },
-  "cookie-domain": { type: "string" },
-  "cookie-retention": { type: "string" },
-  "password-enabled": { type: "string" },
-  "password-min-length": { type: "string" },
-  "emails-require-verification": { type: "string" },
-  "emails-max": { type: "string" },
-  "allow-signup": { type: "string" },
-  "allow-deletion": { type: "string" },
-  "passkeys-enabled": { type: "string" },
-  "passkeys-optional": { type: "string" },
-  "passcodes-enabled": { type: "string" },
-  "username-enabled": { type: "string" },
-  "username-required": { type: "string" },
-  "username-min-length": { type: "string" },
-  "username-max-length": { type: "string" },
-  "mfa-enabled": { type: "string" },
-  "mfa-totp": { type: "string" },
-  "mfa-security-keys": { type: "string" },
-  "rate-limit": { type: "string", multiple: true },
-  "brand-name": { type: "string" },
-  "brand-color": { type: "string" },
-  "brand-background": { type: "string" },
-  "brand-text-color": { type: "string" },
-  "logo-url": { type: "string" },
-} as const;
+const number = (value: unknown) => (typeof value === "string" ? Number(value) : undefined);
+const text = (value: unknown) => (typeof value === "string" ? value : undefined);
 
-/** Only the fields given; undefined when none is (the tenant's current values stay). */
-function section(fields: Record<string, unknown>) {
-  const set = Object.entries(fields).filter(([, value]) => value !== undefined);
-  return set.length > 0 ? Object.fromEntries(set) : undefined;
-}
-
-/** `--attachment any` clears the attachment (any authenticator). */
-const attachment = (value: unknown) => (value === "any" ? null : text(value));
-
-function policyFrom(values: Record<string, unknown>, prefix: "" | "mfa-") {
-  return section({
-    userVerification: text(values[`${prefix}user-verification`]),
-    attestation: text(values[`${prefix}attestation`]),
-    residentKey: text(values[`${prefix}resident-key`]),
-    attachment: attachment(values[`${prefix}attachment`]),
-  });
-}
+/** `none` (`any` for an attachment) clears an optional setting (back to null: unset). */
+const textOr = (clear: string) => (value: unknown) => (value === clear ? null : text(value));
 
 /** A repeatable option; `none` alone clears the list. */
 const list = (value: unknown) =>
@@ -103,18 +33,6 @@ function trustedRoots(value: unknown): string[] | undefined {
   });
 }
 
-/** UAF settings merge field by field into the tenant's, like the WebAuthn policies; lists replace. */
-function uafFrom(values: Record<string, unknown>) {
-  return section({
-    appId: text(values["uaf-app-id"]),
-    facetIds: list(values["uaf-facet"]),
-    trustedRoots: trustedRoots(values["uaf-trusted-root"]),
-    allowSurrogate: boolean(values["uaf-allow-surrogate"]),
-    acceptedAaids: list(values["uaf-aaid"]),
-    allowTestAuthenticators: boolean(values["uaf-test-authenticators"]),
-  });
-}
-
 /** `--rate-limit <group>=<points>/<seconds>`, repeatable; each merges into the tenant's limits by group. */
 function rateLimits(value: unknown) {
   if (!Array.isArray(value)) return undefined;
@@ -130,118 +48,142 @@ function rateLimits(value: unknown) {
   );
 }
 
-/** Public API (platform) settings: each section merges field by field into the tenant's. */
-function platformFrom(values: Record<string, unknown>) {
-  const cookieDomain = text(values["cookie-domain"]);
-  return section({
-    apiVersion: number(values["api-version"]),
-    session: section({
-      limit: number(values["session-limit"]),
-      idleTimeoutSeconds: number(values["session-idle-timeout"]),
-      crossDomain: boolean(values["session-cross-domain"]),
-      cookie: section({
-        name: text(values["cookie-name"]),
-        secure: boolean(values["cookie-secure"]),
-        sameSite: text(values["cookie-same-site"]),
-        // `none`: host-only (no Domain attribute).
-        domain: cookieDomain === "none" ? null : cookieDomain,
-        retention: text(values["cookie-retention"]),
-      }),
-    }),
-    password: section({
-      enabled: boolean(values["password-enabled"]),
-      minLength: number(values["password-min-length"]),
-    }),
-    emails: section({
-      requireVerification: boolean(values["emails-require-verification"]),
-      maxPerUser: number(values["emails-max"]),
-    }),
-    account: section({
-      allowSignup: boolean(values["allow-signup"]),
-      allowDeletion: boolean(values["allow-deletion"]),
-    }),
-    passkeys: section({
-      enabled: boolean(values["passkeys-enabled"]),
-      optional: boolean(values["passkeys-optional"]),
-    }),
-    passcodes: section({ enabled: boolean(values["passcodes-enabled"]) }),
-    username: section({
-      enabled: boolean(values["username-enabled"]),
-      required: boolean(values["username-required"]),
-      minLength: number(values["username-min-length"]),
-      maxLength: number(values["username-max-length"]),
-    }),
-    mfa: section({
-      enabled: boolean(values["mfa-enabled"]),
-      totp: boolean(values["mfa-totp"]),
-      securityKeys: boolean(values["mfa-security-keys"]),
-    }),
-    rateLimits: rateLimits(values["rate-limit"]),
-  });
+interface SettingFlag {
+  /** Where the value goes in the tenant settings (lib/tenants/schemas.ts), dot-separated. */
+  path: string;
+  /** The option's text to the setting's value; validation happens in the domain (lib/tenants). */
+  read: (value: unknown) => unknown;
+  /** What the value looks like, for the usage line. */
+  hint: string;
+  multiple?: true;
 }
 
-/** `none` clears an optional text setting (back to its default: null). */
-const textOrNone = (value: unknown) => (value === "none" ? null : text(value));
+const BOOLEAN = "true|false";
+/** The options of one WebAuthn policy section, `--mfa-` prefixed for the MFA policy. */
+const WEBAUTHN_FLAGS = {
+  "user-verification": { field: "userVerification", read: text, hint: "required|preferred|discouraged" },
+  attestation: { field: "attestation", read: text, hint: "none|indirect|direct|enterprise" },
+  "resident-key": { field: "residentKey", read: text, hint: "required|preferred|discouraged" },
+  attachment: { field: "attachment", read: textOr("any"), hint: "platform|cross-platform|any" },
+};
 
-/** Hosted page branding: merges field by field into the tenant's; colours are checked by the domain. */
-function brandingFrom(values: Record<string, unknown>) {
-  return section({
-    displayName: textOrNone(values["brand-name"]),
-    primaryColor: text(values["brand-color"]),
-    backgroundColor: text(values["brand-background"]),
-    textColor: text(values["brand-text-color"]),
-    logoUrl: textOrNone(values["logo-url"]),
-  });
+function webauthnFlags(prefix: "" | "mfa-", section: "passkeyPolicy" | "mfaPolicy") {
+  return Object.fromEntries(
+    Object.entries(WEBAUTHN_FLAGS).map(([name, { field, ...flag }]) => [
+      `${prefix}${name}`,
+      { ...flag, path: `${section}.${field}` },
+    ]),
+  );
 }
 
-const number = (value: unknown) => (typeof value === "string" ? Number(value) : undefined);
-const text = (value: unknown) => (typeof value === "string" ? value : undefined);
+/**
+ * Every settings option of `tenant create` and `tenant update`: a new setting needs its schema in
+ * lib/tenants/schemas.ts and one line here. Sections merge field by field into the tenant's; lists replace.
+ */
+const SETTING_FLAGS: Record<string, SettingFlag> = {
+  name: { path: "name", read: text, hint: "<name>" },
+  "rp-id": { path: "rpId", read: text, hint: "<host>" },
+  "rp-name": { path: "rpName", read: text, hint: "<name>" },
+  origin: {
+    path: "origins",
+    read: (value) => (Array.isArray(value) ? value : undefined),
+    hint: "<url>",
+    multiple: true,
+  },
+  "challenge-ttl": { path: "challengeTtlSeconds", read: number, hint: "<s>" },
+  "request-ttl": { path: "requestTtlSeconds", read: number, hint: "<s>" },
+  "session-lifetime": { path: "sessionLifetimeSeconds", read: number, hint: "<s>" },
+  "passcode-ttl": { path: "passcodeTtlSeconds", read: number, hint: "<s>" },
+  "token-lifetime": { path: "tokenLifetimeSeconds", read: number, hint: "<s>" },
+  "signing-algorithm": { path: "signingAlgorithm", read: text, hint: "RS256|ES256|EdDSA" },
+  ...webauthnFlags("", "passkeyPolicy"),
+  ...webauthnFlags("mfa-", "mfaPolicy"),
+  "uaf-app-id": { path: "uaf.appId", read: text, hint: '<https url|"">' },
+  "uaf-facet": { path: "uaf.facetIds", read: list, hint: "<facet id|none>", multiple: true },
+  "uaf-trusted-root": {
+    path: "uaf.trustedRoots",
+    read: trustedRoots,
+    hint: "<file.pem|none>",
+    multiple: true,
+  },
+  "uaf-allow-surrogate": { path: "uaf.allowSurrogate", read: boolean, hint: BOOLEAN },
+  "uaf-aaid": { path: "uaf.acceptedAaids", read: list, hint: "<VVVV#MMMM|none>", multiple: true },
+  "uaf-test-authenticators": { path: "uaf.allowTestAuthenticators", read: boolean, hint: BOOLEAN },
+  "api-version": { path: "platform.apiVersion", read: number, hint: "2|3" },
+  "session-limit": { path: "platform.session.limit", read: number, hint: "<n>" },
+  "session-idle-timeout": { path: "platform.session.idleTimeoutSeconds", read: number, hint: "<s, 0 = off>" },
+  "session-cross-domain": { path: "platform.session.crossDomain", read: boolean, hint: BOOLEAN },
+  "cookie-name": { path: "platform.session.cookie.name", read: text, hint: "<name>" },
+  "cookie-secure": { path: "platform.session.cookie.secure", read: boolean, hint: BOOLEAN },
+  "cookie-same-site": { path: "platform.session.cookie.sameSite", read: text, hint: "strict|lax|none" },
+  // `none`: host-only (no Domain attribute).
+  "cookie-domain": { path: "platform.session.cookie.domain", read: textOr("none"), hint: "<domain|none>" },
+  "cookie-retention": { path: "platform.session.cookie.retention", read: text, hint: "persistent|session" },
+  "password-enabled": { path: "platform.password.enabled", read: boolean, hint: BOOLEAN },
+  "password-min-length": { path: "platform.password.minLength", read: number, hint: "<n>" },
+  "emails-require-verification": {
+    path: "platform.emails.requireVerification",
+    read: boolean,
+    hint: BOOLEAN,
+  },
+  "emails-max": { path: "platform.emails.maxPerUser", read: number, hint: "<n>" },
+  "allow-signup": { path: "platform.account.allowSignup", read: boolean, hint: BOOLEAN },
+  "allow-deletion": { path: "platform.account.allowDeletion", read: boolean, hint: BOOLEAN },
+  "passkeys-enabled": { path: "platform.passkeys.enabled", read: boolean, hint: BOOLEAN },
+  "passkeys-optional": { path: "platform.passkeys.optional", read: boolean, hint: BOOLEAN },
+  "passcodes-enabled": { path: "platform.passcodes.enabled", read: boolean, hint: BOOLEAN },
+  "username-enabled": { path: "platform.username.enabled", read: boolean, hint: BOOLEAN },
+  "username-required": { path: "platform.username.required", read: boolean, hint: BOOLEAN },
+  "username-min-length": { path: "platform.username.minLength", read: number, hint: "<n>" },
+  "username-max-length": { path: "platform.username.maxLength", read: number, hint: "<n>" },
+  "mfa-enabled": { path: "platform.mfa.enabled", read: boolean, hint: BOOLEAN },
+  "mfa-totp": { path: "platform.mfa.totp", read: boolean, hint: BOOLEAN },
+  "mfa-security-keys": { path: "platform.mfa.securityKeys", read: boolean, hint: BOOLEAN },
+  "rate-limit": {
+    path: "platform.rateLimits",
+    read: rateLimits,
+    hint: "<group>=<points>/<seconds>",
+    multiple: true,
+  },
+  "brand-name": { path: "branding.displayName", read: textOr("none"), hint: "<name|none>" },
+  "brand-color": { path: "branding.primaryColor", read: text, hint: "<#rrggbb>" },
+  "brand-background": { path: "branding.backgroundColor", read: text, hint: "<#rrggbb>" },
+  "brand-text-color": { path: "branding.textColor", read: text, hint: "<#rrggbb>" },
+  "logo-url": { path: "branding.logoUrl", read: textOr("none"), hint: "<https url|none>" },
+};
 
-/** Maps CLI options onto tenant settings; validation happens in the domain (lib/tenants). */
+const SETTINGS_OPTIONS = Object.fromEntries(
+  Object.entries(SETTING_FLAGS).map(([name, flag]) => [
+    name,
+    flag.multiple ? { type: "string" as const, multiple: true } : { type: "string" as const },
+  ]),
+);
+
+const SETTINGS_USAGE = Object.entries(SETTING_FLAGS)
+  .filter(([name]) => name !== "name")
+  .map(([name, flag]) => `[--${name} ${flag.hint}]${flag.multiple ? "..." : ""}`)
+  .join(" ");
+
+/** Maps CLI options onto tenant settings: only the options given, each at its place in the sections. */
 function settingsFrom(values: Record<string, unknown>): Record<string, unknown> {
-  const settings: Record<string, unknown> = {
-    name: text(values.name),
-    rpId: text(values["rp-id"]),
-    rpName: text(values["rp-name"]),
-    origins: Array.isArray(values.origin) ? values.origin : undefined,
-    challengeTtlSeconds: number(values["challenge-ttl"]),
-    requestTtlSeconds: number(values["request-ttl"]),
-    sessionLifetimeSeconds: number(values["session-lifetime"]),
-    passcodeTtlSeconds: number(values["passcode-ttl"]),
-    tokenLifetimeSeconds: number(values["token-lifetime"]),
-    signingAlgorithm: text(values["signing-algorithm"]),
-    passkeyPolicy: policyFrom(values, ""),
-    mfaPolicy: policyFrom(values, "mfa-"),
-    uaf: uafFrom(values),
-    platform: platformFrom(values),
-    branding: brandingFrom(values),
-  };
-  return Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined));
+  const settings: Record<string, unknown> = {};
+  for (const [name, flag] of Object.entries(SETTING_FLAGS)) {
+    const value = flag.read(values[name]);
+    if (value === undefined) continue;
+    const keys = flag.path.split(".");
+    const last = keys.pop()!;
+    let target = settings;
+    for (const key of keys) target = (target[key] ??= {}) as Record<string, unknown>;
+    target[last] = value;
+  }
+  return settings;
 }
 
 const summary = (tenant: Tenant) => ({ id: tenant.id, name: tenant.name });
 
 export const tenantCreate: Command = {
   name: "tenant create",
-  usage:
-    "tenant create --name <name> [--rp-id <host>] [--rp-name <name>] [--origin <url>]... [--session-lifetime <s>] " +
-    "[--passcode-ttl <s>] [--challenge-ttl <s>] [--request-ttl <s>] [--token-lifetime <s>] " +
-    "[--signing-algorithm RS256|ES256|EdDSA] [--user-verification required|preferred|discouraged] " +
-    "[--attestation none|indirect|direct|enterprise] [--resident-key required|preferred|discouraged] " +
-    "[--attachment platform|cross-platform|any] [--mfa-user-verification …] [--mfa-attestation …] " +
-    '[--mfa-resident-key …] [--mfa-attachment …] [--uaf-app-id <https url|"">] [--uaf-facet <facet id|none>]... ' +
-    "[--uaf-trusted-root <file.pem|none>]... [--uaf-allow-surrogate true|false] [--uaf-aaid <VVVV#MMMM|none>]... " +
-    "[--uaf-test-authenticators true|false] [--api-version 2|3] [--session-limit <n>] " +
-    "[--session-idle-timeout <s, 0 = off>] [--session-cross-domain true|false] [--cookie-name <name>] " +
-    "[--cookie-secure true|false] [--cookie-same-site strict|lax|none] [--cookie-domain <domain|none>] " +
-    "[--cookie-retention persistent|session] [--password-enabled true|false] [--password-min-length <n>] " +
-    "[--emails-require-verification true|false] [--emails-max <n>] [--allow-signup true|false] " +
-    "[--allow-deletion true|false] [--passkeys-enabled true|false] [--passkeys-optional true|false] " +
-    "[--passcodes-enabled true|false] [--username-enabled true|false] [--username-required true|false] " +
-    "[--username-min-length <n>] [--username-max-length <n>] [--mfa-enabled true|false] [--mfa-totp true|false] " +
-    "[--mfa-security-keys true|false] [--rate-limit <group>=<points>/<seconds>]... [--brand-name <name|none>] " +
-    "[--brand-color <#rrggbb>] [--brand-background <#rrggbb>] [--brand-text-color <#rrggbb>] " +
-    "[--logo-url <https url|none>] [--json]",
+  usage: `tenant create --name <name> ${SETTINGS_USAGE} [--json]`,
   description:
     "Create a tenant with a signing key and one API key per scope (admin, passkey, authenticator).",
   options: SETTINGS_OPTIONS,

@@ -1,4 +1,4 @@
-import type { BrandingSettings } from "@/lib/db/schema";
+import type { BrandingSettings } from "@/lib/tenants/schemas";
 
 /** What the hosted pages show of a tenant: its name and validated branding. */
 export interface HostedBranding {
@@ -7,15 +7,6 @@ export interface HostedBranding {
   /** CSS custom properties for the page; the Sesame elements read the `--sesame-*` ones. */
   style: Record<string, string>;
 }
-
-/** The default branding (DEFAULT_BRANDING in lib/db/schema, which client code must not import). */
-export const NEUTRAL_BRANDING: BrandingSettings = {
-  displayName: null,
-  primaryColor: "#4f46e5",
-  backgroundColor: "#ffffff",
-  textColor: "#0f172a",
-  logoUrl: null,
-};
 
 const DARK = "#0f172a";
 const LIGHT = "#ffffff";

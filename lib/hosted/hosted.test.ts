@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_BRANDING } from "@/lib/db/schema";
-import { NEUTRAL_BRANDING, contrastRatio, hostedBranding, readableOn } from "./branding";
+import { DEFAULT_BRANDING } from "@/lib/tenants/defaults";
+import { contrastRatio, hostedBranding, readableOn } from "./branding";
 import { pickLang, preferredLang } from "./lang";
 import { firstValue, hostedPath, isHostedPage } from "./paths";
 
@@ -62,10 +62,6 @@ describe("hosted page paths", () => {
 });
 
 describe("hosted page branding", () => {
-  it("mirrors the stored defaults for client code", () => {
-    expect(NEUTRAL_BRANDING).toEqual(DEFAULT_BRANDING);
-  });
-
   it("maps the default branding onto the elements' custom properties, readable", () => {
     const { displayName, logoUrl, style } = hostedBranding("Acme", DEFAULT_BRANDING);
     expect(displayName).toBe("Acme");

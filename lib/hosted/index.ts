@@ -1,11 +1,4 @@
-export {
-  NEUTRAL_BRANDING,
-  contrastRatio,
-  hostedBranding,
-  mix,
-  readableOn,
-  type HostedBranding,
-} from "./branding";
+export { contrastRatio, hostedBranding, mix, readableOn, type HostedBranding } from "./branding";
 export { hostedCsp, newNonce } from "./csp";
 export { HOSTED_LANGS, isHostedLang, pickLang, preferredLang, type HostedLang } from "./lang";
 export { messages, type HostedMessages } from "./messages";

@@ -1,5 +1,5 @@
-import { DEFAULT_PLATFORM_SETTINGS, type PlatformSettings } from "@/lib/db/schema";
-import type { Tenant } from "@/lib/tenants";
+import type { PlatformSettings, Tenant } from "@/lib/tenants";
+import { DEFAULT_PLATFORM_SETTINGS } from "@/lib/tenants/defaults";
 
 export type GroupLimit = PlatformSettings["rateLimits"][string];
 

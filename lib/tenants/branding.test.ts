@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_BRANDING } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import { createTenant, getTenant, updateTenant } from ".";
+import { DEFAULT_BRANDING } from "./defaults";
+import { mergeSettings } from "./merge-settings";
 import { BrandingSettings, HexColor, LogoUrl } from "./schemas";
-import { patchBranding } from "./tenant";
 
 describe("tenant branding", () => {
   it("defaults to Sesame's colours, no display name and no logo", async () => {
@@ -131,13 +131,13 @@ describe("branding schemas", () => {
 
   it("merges patches without letting undefined erase a value", () => {
     const current = { ...DEFAULT_BRANDING, displayName: "Kept" };
-    expect(patchBranding(current, undefined)).toBe(current);
-    expect(patchBranding(current, { displayName: undefined, textColor: "#111111" })).toEqual({
+    expect(mergeSettings(current, undefined)).toBe(current);
+    expect(mergeSettings(current, { displayName: undefined, textColor: "#111111" })).toEqual({
       ...current,
       textColor: "#111111",
     });
     // Rows written before the column existed (or with fewer fields) are completed with the defaults.
-    expect(patchBranding(DEFAULT_BRANDING, { primaryColor: "#000000" } as never)).toEqual({
+    expect(mergeSettings(DEFAULT_BRANDING, { primaryColor: "#000000" })).toEqual({
       ...DEFAULT_BRANDING,
       primaryColor: "#000000",
     });

@@ -1,20 +1,15 @@
 import { getConfig } from "@/lib/config";
 import { transaction } from "@/lib/db";
-import {
-  DEFAULT_BRANDING,
-  DEFAULT_MFA_POLICY,
-  DEFAULT_PASSKEY_POLICY,
-  DEFAULT_PLATFORM_SETTINGS,
-  DEFAULT_UAF_SETTINGS,
-} from "@/lib/db/schema";
+import { DEFAULT_SETTINGS } from "./defaults";
 import { CreateTenantInput } from "./schemas";
+import { applySettingsPatch } from "./settings";
 import { createSigningKey } from "./signing-keys/create-signing-key";
 import { insertTenant } from "./store";
-import { patchBranding, patchPlatform, type Tenant } from "./tenant";
+import type { Tenant } from "./tenant";
 import { checkOriginsMatchRpId, parseSettings } from "./validate-settings";
 
 /**
- * A new tenant with its first (active) signing key. Unset settings take the defaults of the schema;
+ * A new tenant with its first (active) signing key. Unset settings take their defaults (./defaults.ts);
  * the RP ID defaults to the host of the first origin, else of Sesame's base URL, and the origins to
  * Sesame's base URL when it lies on that RP ID.
  */
@@ -33,11 +28,7 @@ export async function createTenant(input: CreateTenantInput): Promise<Tenant> {
       rpId,
       rpName: settings.rpName ?? settings.name,
       origins,
-      passkeyPolicy: { ...DEFAULT_PASSKEY_POLICY, ...settings.passkeyPolicy },
-      mfaPolicy: { ...DEFAULT_MFA_POLICY, ...settings.mfaPolicy },
-      uaf: { ...DEFAULT_UAF_SETTINGS, ...settings.uaf },
-      platform: patchPlatform(DEFAULT_PLATFORM_SETTINGS, settings.platform),
-      branding: patchBranding(DEFAULT_BRANDING, settings.branding),
+      ...applySettingsPatch(DEFAULT_SETTINGS, settings),
     });
     await createSigningKey(tenant.id, tenant.signingAlgorithm, { active: true });
     return tenant;

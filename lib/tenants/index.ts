@@ -9,9 +9,11 @@ export {
   HexColor,
   LogoUrl,
   Origin,
+  PlatformSettings,
   RpId,
   TenantSettings,
   UpdateTenantInput,
+  WebauthnPolicy,
 } from "./schemas";
 export { UUID_PATTERN, type Tenant } from "./tenant";
 export { getJwks, rotateSigningKey, signToken, type SignTokenOptions } from "./signing-keys";

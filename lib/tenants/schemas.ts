@@ -1,12 +1,14 @@
 import { X509Certificate } from "node:crypto";
 import { z } from "zod";
-import {
-  ATTACHMENT,
-  ATTESTATION,
-  RESIDENT_KEY,
-  SIGNING_ALGORITHMS,
-  USER_VERIFICATION,
-} from "@/lib/db/schema";
+import { aaidSchema } from "@/lib/ceremonies/uaf";
+import { SIGNING_ALGORITHMS } from "@/lib/db/schema";
+import { settingsPatch } from "./settings-patch";
+
+/*
+ * Each settings section (a jsonb column of `tenants`) is declared once, here: its TypeScript type is the
+ * schema's output, its patch schema is derived (settingsPatch), its defaults sit in ./defaults.ts (client
+ * code imports them) and one merge (./merge-settings.ts) applies patches and completes stored rows.
+ */
 
 const HOSTNAME = /^(?=.{1,253}$)(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))*$/;
 
@@ -27,17 +29,15 @@ export const Origin = z
 const seconds = (min: number, max: number) =>
   z.number().int().min(min, `must be at least ${min} seconds`).max(max, `must be at most ${max} seconds`);
 
+/** How a tenant's WebAuthn ceremonies ask for and check credentials (Hanko's `webauthn` / `mfa` config). */
 export const WebauthnPolicy = z.object({
-  userVerification: z.enum(USER_VERIFICATION),
-  attestation: z.enum(ATTESTATION),
-  residentKey: z.enum(RESIDENT_KEY),
-  attachment: z.enum(ATTACHMENT).nullable(),
+  userVerification: z.enum(["required", "preferred", "discouraged"]),
+  attestation: z.enum(["none", "indirect", "direct", "enterprise"]),
+  residentKey: z.enum(["required", "preferred", "discouraged"]),
+  /** Unset: any authenticator. */
+  attachment: z.enum(["platform", "cross-platform"]).nullable(),
 });
-
-const AAID = z
-  .string()
-  .regex(/^[0-9A-Fa-f]{4}#[0-9A-Fa-f]{4}$/, "must be an AAID such as 006F#0001 (VVVV#MMMM in hex)")
-  .transform((value) => value.toUpperCase());
+export type WebauthnPolicy = z.output<typeof WebauthnPolicy>;
 
 /** A UAF FacetID: a web origin, `android:apk-key-hash:<base64>` or `ios:bundle-id:<id>`. */
 const FacetId = z
@@ -65,42 +65,63 @@ const PemCertificate = z
     }
   }, "must be a readable CA or self-signed certificate");
 
+/** How a tenant's Authenticator API (FIDO UAF) builds requests and trusts authenticators. */
 export const UafSettings = z.object({
+  /** header.appID: the HTTPS URL of a Trusted Facets list, or "" (the app's own FacetID is the AppID). */
   appId: z.union([
     z.literal(""),
     z.url({ protocol: /^https$/, error: "must be an https URL or empty" }).max(512),
   ]),
+  /** Trusted FacetIDs (web origins, `android:apk-key-hash:…`, `ios:bundle-id:…`); empty = the tenant's origins. */
   facetIds: z.array(FacetId).max(50),
+  /** Attestation roots (PEM) trusted for basic full attestation, for any AAID. */
   trustedRoots: z.array(PemCertificate).max(20),
+  /** Accept basic surrogate (self) attestation, as most phone authenticators send. */
   allowSurrogate: z.boolean(),
-  acceptedAaids: z.array(AAID).max(100),
+  /** When not empty, only these AAIDs may register (the REG policy lists them); stored in upper case. */
+  acceptedAaids: z.array(aaidSchema.transform((aaid) => aaid.toUpperCase())).max(100),
+  /** Accept authenticators of the FIDO test vendor `FFFF` (Sesame's software authenticator): demo and test tenants. */
   allowTestAuthenticators: z.boolean(),
 });
+export type UafSettings = z.output<typeof UafSettings>;
 
 const CookieName = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "must be 1 to 64 letters, digits, - or _");
 
+/** Sessions, sign-up and credential rules of the public API (issue 5), Hanko's config names in comments. */
 export const PlatformSettings = z.object({
+  /** Public API version: 3 removes the endpoints deprecated in 2 (they answer 404). */
   apiVersion: z.union([z.literal(2), z.literal(3)]),
   session: z.object({
+    /** At most this many sessions per user; the oldest go first (`session.limit`). */
     limit: z.number().int().min(1).max(100),
+    /** Sessions unused this long end; 0 = off (`session.idle_timeout`). */
     idleTimeoutSeconds: z.number().int().min(0).max(31_536_000),
+    /** `X-Auth-Token` response header instead of a cookie (`session.enable_auth_token_header`). */
     crossDomain: z.boolean(),
     cookie: z.object({
       name: CookieName,
       secure: z.boolean(),
       sameSite: z.enum(["strict", "lax", "none"]),
+      /** Unset: host-only. */
       domain: z
         .string()
         .regex(/^\.?[a-z0-9.-]{1,253}$/i, "must be a domain such as .example.com")
         .nullable(),
+      /** `session`: no Max-Age (ends with the browser). */
       retention: z.enum(["persistent", "session"]),
     }),
   }),
   password: z.object({ enabled: z.boolean(), minLength: z.number().int().min(8).max(128) }),
   emails: z.object({ requireVerification: z.boolean(), maxPerUser: z.number().int().min(1).max(100) }),
   account: z.object({ allowSignup: z.boolean(), allowDeletion: z.boolean() }),
+  /**
+   * Passkeys in the flow API: offered for login, and at registration (`optional`: the user may skip
+   * creating one; with passwords also enabled the user chooses).
+   */
   passkeys: z.object({ enabled: z.boolean(), optional: z.boolean() }),
+  /** Login with a code mailed to the address (flow API). Registration always verifies the address. */
   passcodes: z.object({ enabled: z.boolean() }),
+  /** Usernames: asked at registration (`required` or optional) and accepted as a login identifier. */
   username: z
     .object({
       enabled: z.boolean(),
@@ -109,7 +130,9 @@ export const PlatformSettings = z.object({
       maxLength: z.number().int().min(1).max(64),
     })
     .refine((u) => u.minLength <= u.maxLength, "minLength must not exceed maxLength"),
+  /** Second factors a user may set up in the profile and is then asked for at login. */
   mfa: z.object({ enabled: z.boolean(), totp: z.boolean(), securityKeys: z.boolean() }),
+  /** Per endpoint group: `points` requests per `durationSeconds`, per IP and per user. A patch sets whole groups. */
   rateLimits: z.record(
     z.string().regex(/^[a-z_]{1,32}$/),
     z.object({
@@ -118,31 +141,7 @@ export const PlatformSettings = z.object({
     }),
   ),
 });
-
-/** A patch of the platform settings: every section and field optional, merged into the current ones. */
-export const PlatformSettingsPatch = z.object({
-  apiVersion: PlatformSettings.shape.apiVersion.optional(),
-  session: PlatformSettings.shape.session
-    .extend({ cookie: PlatformSettings.shape.session.shape.cookie.partial() })
-    .partial()
-    .optional(),
-  password: PlatformSettings.shape.password.partial().optional(),
-  emails: PlatformSettings.shape.emails.partial().optional(),
-  account: PlatformSettings.shape.account.partial().optional(),
-  passkeys: PlatformSettings.shape.passkeys.partial().optional(),
-  passcodes: PlatformSettings.shape.passcodes.partial().optional(),
-  username: z
-    .object({
-      enabled: z.boolean(),
-      required: z.boolean(),
-      minLength: z.number().int().min(1).max(64),
-      maxLength: z.number().int().min(1).max(64),
-    })
-    .partial()
-    .optional(),
-  mfa: PlatformSettings.shape.mfa.partial().optional(),
-  rateLimits: PlatformSettings.shape.rateLimits.optional(),
-});
+export type PlatformSettings = z.output<typeof PlatformSettings>;
 
 /** `#rrggbb`, stored in lower case. */
 export const HexColor = z
@@ -169,14 +168,36 @@ export const LogoUrl = z
   }, "must be an https URL (http only on localhost), without user name or password")
   .transform((value) => new URL(value).href);
 
-/** How the hosted pages look; a patch merges field by field into the tenant's (or the default) branding. */
+/** How the hosted login, profile and logout pages look (docs/hosted-pages.md). */
 export const BrandingSettings = z.object({
+  /** Name shown on the hosted pages (heading, logo alt text); unset: the tenant's name. */
   displayName: z.string().trim().min(1).max(100).nullable(),
+  /** `#rrggbb`: buttons and accents. */
   primaryColor: HexColor,
+  /** `#rrggbb`: the card behind the elements. */
   backgroundColor: HexColor,
+  /** `#rrggbb`: text on the background. */
   textColor: HexColor,
+  /** An https URL (http only on localhost, for development); unset: no logo. */
   logoUrl: LogoUrl.nullable(),
 });
+export type BrandingSettings = z.output<typeof BrandingSettings>;
+
+/** The settings sections, each one jsonb column of `tenants`; a patch merges field by field (`null` clears). */
+export const SettingsSections = z.object({
+  /** Passkey (first factor) registration and login. */
+  passkeyPolicy: WebauthnPolicy,
+  /** MFA (second factor) registration and login. */
+  mfaPolicy: WebauthnPolicy,
+  uaf: UafSettings,
+  platform: PlatformSettings,
+  branding: BrandingSettings,
+});
+export type SettingsSections = z.output<typeof SettingsSections>;
+
+/** A patch of the sections: every section and field optional; lists and rate-limit groups are set whole. */
+export const SettingsPatch = settingsPatch(SettingsSections);
+export type SettingsPatch = z.output<typeof SettingsPatch>;
 
 /** Settings a tenant may change; bounds mirror the CHECK constraints in lib/db/schema/tenants.ts. */
 export const TenantSettings = z.object({
@@ -190,22 +211,13 @@ export const TenantSettings = z.object({
   passcodeTtlSeconds: seconds(60, 600),
   tokenLifetimeSeconds: seconds(10, 86_400),
   signingAlgorithm: z.enum(SIGNING_ALGORITHMS),
-  passkeyPolicy: WebauthnPolicy,
-  mfaPolicy: WebauthnPolicy,
-  uaf: UafSettings,
+  ...SettingsSections.shape,
 });
 
-/** Policies are merged field by field into the current (or default) policy. */
-const PolicyPatches = {
-  passkeyPolicy: WebauthnPolicy.partial().optional(),
-  mfaPolicy: WebauthnPolicy.partial().optional(),
-  uaf: UafSettings.partial().optional(),
-  platform: PlatformSettingsPatch.optional(),
-  branding: BrandingSettings.partial().optional(),
-};
-
-export const CreateTenantInput = TenantSettings.partial().extend(PolicyPatches).required({ name: true });
+export const CreateTenantInput = TenantSettings.partial()
+  .extend(SettingsPatch.shape)
+  .required({ name: true });
 export type CreateTenantInput = z.input<typeof CreateTenantInput>;
 
-export const UpdateTenantInput = TenantSettings.partial().extend(PolicyPatches);
+export const UpdateTenantInput = TenantSettings.partial().extend(SettingsPatch.shape);
 export type UpdateTenantInput = z.input<typeof UpdateTenantInput>;

@@ -2,7 +2,8 @@ import { NotFound } from "@/lib/errors";
 import { transaction } from "@/lib/db";
 import { UpdateTenantInput } from "./schemas";
 import { findTenant, updateTenantRow } from "./store";
-import { patchBranding, patchPlatform, type Tenant } from "./tenant";
+import { applySettingsPatch } from "./settings";
+import type { Tenant } from "./tenant";
 import { checkOriginsMatchRpId, parseSettings } from "./validate-settings";
 
 /** Changes some settings of a tenant; everything is validated before anything is written. */
@@ -14,11 +15,7 @@ export async function updateTenant(tenantId: string, input: UpdateTenantInput): 
     checkOriginsMatchRpId(patch.rpId ?? current.rpId, patch.origins ?? current.origins);
     const updated = await updateTenantRow(tenantId, {
       ...patch,
-      passkeyPolicy: { ...current.passkeyPolicy, ...patch.passkeyPolicy },
-      mfaPolicy: { ...current.mfaPolicy, ...patch.mfaPolicy },
-      uaf: { ...current.uaf, ...patch.uaf },
-      platform: patchPlatform(current.platform, patch.platform),
-      branding: patchBranding(current.branding, patch.branding),
+      ...applySettingsPatch(current, patch),
     });
     if (!updated) throw new NotFound("Tenant not found");
     return updated;

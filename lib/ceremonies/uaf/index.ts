@@ -1,3 +1,4 @@
+export * from "./aaid";
 export * from "./errors";
 export * from "./tlv";
 export * from "./crypto";

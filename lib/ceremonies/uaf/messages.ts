@@ -1,5 +1,6 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { z } from "zod";
+import { aaidSchema } from "./aaid";
 import { decodeBase64Lenient, sameBytes, sha256, toBase64Url } from "./encoding";
 import { UafError, UafStatus } from "./errors";
 
@@ -34,8 +35,6 @@ const base64urlText = (max: number) =>
     .max(max)
     .regex(/^[A-Za-z0-9_-]+$/, "must be base64url");
 
-export const AAID_PATTERN = /^[0-9A-Fa-f]{4}#[0-9A-Fa-f]{4}$/;
-export const aaidSchema = z.string().regex(AAID_PATTERN, "must be an AAID (VVVV#MMMM in hex)");
 /** KeyID: base64url of 1..2048 bytes (the spec says 32..2048; real clients send 15 and 44). */
 export const keyIdSchema = z.string().min(2).max(2731);
 /** ServerChallenge: base64url of 8..64 bytes. */

@@ -6,11 +6,11 @@ import {
   type KeyObject,
 } from "node:crypto";
 import { z } from "zod";
+import { aaidSchema } from "./aaid";
 import { createTestAttestationCa, issueAttestationCertificate } from "./certificates";
 import { AlgKey, AlgSign, exportPublicKey, signData } from "./crypto";
 import { decodeBase64Lenient, sha256, toBase64Url } from "./encoding";
 import {
-  AAID_PATTERN,
   encodeFinalChallengeParams,
   finalChallengeHash,
   parseUafRequest,
@@ -57,7 +57,7 @@ export type SoftwareAuthenticatorKey = z.infer<typeof keySchema>;
 
 export const softwareAuthenticatorStateSchema = z.object({
   format: z.literal(STATE_FORMAT),
-  aaid: z.string().regex(AAID_PATTERN),
+  aaid: aaidSchema,
   facetId: z.string().min(1),
   authenticatorVersion: z.number().int().min(0).max(0xffff),
   regCounter: z.number().int().min(0),

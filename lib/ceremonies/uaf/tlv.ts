@@ -4,6 +4,8 @@
  * value is more TLVs), tags with bit 0x2000 are critical (a receiver that does not understand one aborts).
  */
 
+import { AAID_PATTERN } from "./aaid";
+
 export const Tag = {
   UAFV1_REG_ASSERTION: 0x3e01,
   UAFV1_AUTH_ASSERTION: 0x3e02,
@@ -299,8 +301,6 @@ export interface AuthAssertion {
   signature: Buffer;
   unsignedExtensions: TlvExtension[];
 }
-
-const AAID_PATTERN = /^[0-9A-F]{4}#[0-9A-F]{4}$/i;
 
 /** Parses a TAG_UAFV1_REG_ASSERTION. Structure and fixed lengths only: verify.ts checks the meaning. */
 export function parseRegAssertion(bytes: Uint8Array, options: DecodeTlvOptions = {}): RegAssertion {

@@ -1,5 +1,5 @@
-import type { CeremonyKind, WebauthnPolicy } from "@/lib/db/schema";
-import type { Tenant } from "@/lib/tenants";
+import type { CeremonyKind } from "@/lib/db/schema";
+import type { Tenant, WebauthnPolicy } from "@/lib/tenants";
 
 /**
  * Ceremonies of the public API (`/t/{tenant_id}/webauthn/…`): a signed-in user adds a passkey, anyone

@@ -11,7 +11,8 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
-import { tenants, type WebauthnPolicy } from "./tenants";
+import type { WebauthnPolicy } from "@/lib/tenants/schemas";
+import { tenants } from "./tenants";
 import { users } from "./users";
 
 export const CEREMONY_KINDS = [

@@ -2,7 +2,8 @@
 
 import { useSearchParams } from "next/navigation";
 import { useEffect, useState } from "react";
-import { NEUTRAL_BRANDING, hostedBranding } from "@/lib/hosted/branding";
+import { hostedBranding } from "@/lib/hosted/branding";
+import { DEFAULT_BRANDING } from "@/lib/tenants/defaults";
 import { isHostedLang, preferredLang, type HostedLang } from "@/lib/hosted/lang";
 import { messages } from "@/lib/hosted/messages";
 import { HostedShell, hostedButton } from "./_components/hosted-shell";
@@ -22,7 +23,7 @@ export default function HostedError({ error, retry }: { error: unknown; retry: (
   const digest = error instanceof Error ? (error as Error & { digest?: string }).digest : undefined;
   const t = messages(lang);
   return (
-    <HostedShell lang={lang} style={hostedBranding("", NEUTRAL_BRANDING).style} heading={t.errorTitle}>
+    <HostedShell lang={lang} style={hostedBranding("", DEFAULT_BRANDING).style} heading={t.errorTitle}>
       <div role="alert" className="space-y-4 text-center">
         <p>{t.errorText}</p>
         {digest ? <p className="text-sm">Ref. {digest}</p> : null}

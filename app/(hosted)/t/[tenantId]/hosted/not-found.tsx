@@ -1,5 +1,6 @@
 import { headers } from "next/headers";
-import { NEUTRAL_BRANDING, hostedBranding } from "@/lib/hosted/branding";
+import { hostedBranding } from "@/lib/hosted/branding";
+import { DEFAULT_BRANDING } from "@/lib/tenants/defaults";
 import { preferredLang } from "@/lib/hosted/lang";
 import { messages } from "@/lib/hosted/messages";
 import { HostedShell } from "./_components/hosted-shell";
@@ -9,7 +10,7 @@ export default async function HostedNotFound() {
   const lang = preferredLang((await headers()).get("accept-language"));
   const t = messages(lang);
   return (
-    <HostedShell lang={lang} style={hostedBranding("", NEUTRAL_BRANDING).style} heading={t.notFoundTitle}>
+    <HostedShell lang={lang} style={hostedBranding("", DEFAULT_BRANDING).style} heading={t.notFoundTitle}>
       <p className="text-center">{t.notFoundText}</p>
     </HostedShell>
   );

@@ -1,7 +1,8 @@
 "use client";
 
 import { useSearchParams } from "next/navigation";
-import { NEUTRAL_BRANDING, hostedBranding } from "@/lib/hosted/branding";
+import { hostedBranding } from "@/lib/hosted/branding";
+import { DEFAULT_BRANDING } from "@/lib/tenants/defaults";
 import { isHostedLang } from "@/lib/hosted/lang";
 import { messages } from "@/lib/hosted/messages";
 import { useHostedContext } from "../_components/hosted-context";
@@ -13,7 +14,7 @@ export default function HostedLoading() {
   const requested = useSearchParams().get("lang");
   const lang = isHostedLang(requested) ? requested : (context?.lang ?? "en");
   const t = messages(lang);
-  const branding = context?.branding ?? hostedBranding("Sesame", NEUTRAL_BRANDING);
+  const branding = context?.branding ?? hostedBranding("Sesame", DEFAULT_BRANDING);
   return (
     <HostedShell
       lang={lang}
