@@ -9,7 +9,7 @@ import type { AuthMethod } from "@/lib/sessions";
 import type { User } from "@/lib/users";
 import { KEY, type Assertion, type PasscodeEmail } from "./stash";
 
-/** The steps between the login's states: on to a factor, and what happens once one is proven. */
+// The steps between the login's states: on to a factor, and what happens once one is proven.
 
 type FirstFactor = "password" | "passcode";
 

@@ -2,7 +2,7 @@ import { MAX_PASSWORD_LENGTH, minPasswordLength } from "@/lib/passwords";
 import type { FlowContext, InputSpec } from "@/lib/flows/definition";
 import { MAX_EMAIL_LENGTH } from "@/lib/flows/inputs";
 
-/** The inputs more than one action asks for, declared once. */
+// The inputs more than one action asks for, declared once.
 
 /** An address to log in with (the engine still bounds it at `MAX_EMAIL_LENGTH`). */
 export const LOGIN_EMAIL_INPUT: InputSpec = { name: "email", type: "email", required: true };

@@ -4,11 +4,9 @@ import { consumeRateLimit } from "@/lib/rate-limit";
 import type { FlowContext } from "@/lib/flows/definition";
 import { FlowError } from "@/lib/flows/errors";
 
-/**
- * The mailed code of any flow's `passcode_confirmation` (`states/passcode_confirmation.ts`): a flow
- * names the target with `setPasscodeTarget` and leads there; entering mails the code, `verify_passcode`
- * checks it, `resend_passcode` asks for another one.
- */
+// The mailed code of any flow's `passcode_confirmation` (`states/passcode_confirmation.ts`): a flow
+// names the target with `setPasscodeTarget` and leads there; entering mails the code, `verify_passcode`
+// checks it, `resend_passcode` asks for another one.
 
 /** Seconds before the client offers to send another code (Hanko's `resend_after`). */
 export const RESEND_AFTER_SECONDS = 30;
