@@ -47,11 +47,17 @@ export interface FlowContext {
   issued?: IssuedSession;
   /** Set by an action: the answer clears the session cookie (account deleted). */
   endsSession?: boolean;
+  /**
+   * The step's memo: `load` runs once per key while the context lives, so availability checks, inputs
+   * and the action see the same data. The state a step enters gets a new context and a new memo.
+   */
+  memo<T>(key: string, load: () => Promise<T>): Promise<T>;
 }
 
 export interface ActionDefinition {
   description: string;
-  inputs?: readonly InputSpec[] | ((ctx: FlowContext) => InputSpec[]);
+  /** Fixed, or computed for the context (after `available` ran on it). */
+  inputs?: readonly InputSpec[] | ((ctx: FlowContext) => InputSpec[] | Promise<InputSpec[]>);
   /** Whether the action is offered in the current situation; not offered = left out of `actions`. */
   available?: (ctx: FlowContext) => boolean | Promise<boolean>;
   run: (ctx: FlowContext, input: Record<string, unknown>) => Promise<Transition>;

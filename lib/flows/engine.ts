@@ -8,6 +8,7 @@ import type { Tenant } from "@/lib/tenants";
 import type { FlowContext, FlowDefinition, Payload, Stash, Transition } from "./definition";
 import { FlowError, flowCodeOf, flowErrors } from "./errors";
 import { validateInputs, type InputError } from "./inputs";
+import { stepMemo } from "./memo";
 import { errorResponse, inputsOf, offeredActions, type FlowResponse } from "./response";
 import { claimStep, findFlow, insertFlow, saveStep, sweepExpiredFlows, type FlowState } from "./store";
 
@@ -72,6 +73,7 @@ function context(
     stash: structuredClone(flow.stash),
     audit: { ...request.audit, actor: session?.user.id ?? request.audit.actor ?? null },
     session,
+    memo: stepMemo(),
   };
 }
 
@@ -81,9 +83,9 @@ async function enter(definition: FlowDefinition, ctx: FlowContext): Promise<Payl
   return (hook ? await hook(ctx) : undefined) ?? null;
 }
 
-/** The context in another state; stash, issued session and the rest are shared with `ctx`. */
+/** The context in another state, with a new memo; stash, issued session etc. are shared with `ctx`. */
 function at(ctx: FlowContext, state: string, history: string[]): FlowContext {
-  return { ...ctx, state, history };
+  return { ...ctx, state, history, memo: stepMemo() };
 }
 
 /** The state a transition leads to, and the history there. */
@@ -241,7 +243,7 @@ export async function runFlowAction(
     };
   };
 
-  const { values, errors } = validateInputs(inputsOf(definition, action, ctx), body.input_data ?? {});
+  const { values, errors } = validateInputs(await inputsOf(definition, action, ctx), body.input_data ?? {});
   if (Object.keys(errors).length > 0) {
     const invalid = flowErrors.formInvalid();
     // The original stash: nothing of the refused step is kept.

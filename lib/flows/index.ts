@@ -1,10 +1,10 @@
 import type { FlowName } from "@/lib/db/schema";
 import type { FlowDefinition } from "./definition";
-import { loginFlow } from "./definitions/login";
-import { profileFlow } from "./definitions/profile";
-import { registrationFlow } from "./definitions/registration";
-import { tokenExchangeFlow } from "./definitions/token-exchange";
 import { FlowError } from "./errors";
+import { loginFlow } from "./login/flow";
+import { profileFlow } from "./profile/flow";
+import { registrationFlow } from "./registration/flow";
+import { tokenExchangeFlow } from "./token-exchange/flow";
 
 export {
   finalizeAction,

@@ -11,7 +11,7 @@ const EMAIL =
   /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
 /** Bounds for inputs that declare none, so no client can hand the domain an unbounded string. */
 const DEFAULT_MAX_LENGTH = 1024;
-const MAX_EMAIL_LENGTH = 254;
+export const MAX_EMAIL_LENGTH = 254;
 const MAX_JSON_LENGTH = 64 * 1024;
 
 const problem = (code: FlowErrorCode, message: string): InputError => ({ code, message });

@@ -47,7 +47,11 @@ export function actionHref(flowName: FlowName, action: string, flowId: string): 
   return `/${flowName}?${new URLSearchParams({ action: `${action}@${flowId}` })}`;
 }
 
-export function inputsOf(definition: FlowDefinition, action: string, ctx: FlowContext): InputSpec[] {
+export async function inputsOf(
+  definition: FlowDefinition,
+  action: string,
+  ctx: FlowContext,
+): Promise<InputSpec[]> {
   const inputs = definition.actions[action]?.inputs ?? [];
   return typeof inputs === "function" ? inputs(ctx) : [...inputs];
 }
@@ -78,13 +82,12 @@ export async function offeredActions(
     const action = definition.actions[name];
     if (!action || (action.available && !(await action.available(ctx)))) continue;
     const errors = inputErrors?.action === name ? inputErrors.errors : {};
+    const inputs = await inputsOf(definition, name, ctx);
     offered[name] = {
       href: actionHref(definition.name, name, ctx.flowId),
       action: name,
       description: action.description,
-      inputs: Object.fromEntries(
-        inputsOf(definition, name, ctx).map((spec) => [spec.name, responseInput(spec, errors[spec.name])]),
-      ),
+      inputs: Object.fromEntries(inputs.map((spec) => [spec.name, responseInput(spec, errors[spec.name])])),
     };
   }
   return offered;

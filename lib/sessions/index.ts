@@ -15,3 +15,4 @@ export {
 export { clearSessionCookie, sessionHeaders, withClearedSessionCookie, withSessionHeaders } from "./headers";
 export { selectUserSessions, sweepExpiredSessions } from "./store";
 export { longClaims, validateSessionToken, type LongClaims, type SessionValidation } from "./validate";
+export { userAgentName } from "./user-agent";

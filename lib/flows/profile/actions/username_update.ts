@@ -1,0 +1,3 @@
+import { usernameSet } from "../username-set";
+
+export const usernameUpdate = usernameSet("Change the username.", true);

@@ -1,0 +1,20 @@
+import type { FlowContext } from "@/lib/flows/definition";
+import { flowUser } from "@/lib/flows/payloads";
+import { profileOf, sessionOf } from "../profile";
+import { flowSession } from "../sessions";
+import { STASH } from "../stash";
+
+/**
+ * `profile_init`: the user and the sessions, recomputed on every entry. Whatever was being set up
+ * (a TOTP secret not yet confirmed, a credential ceremony) is abandoned here.
+ */
+export async function enterProfileInit(ctx: FlowContext) {
+  delete ctx.stash[STASH.otpSetup];
+  delete ctx.stash[STASH.creating];
+  const profile = await profileOf(ctx);
+  const current = sessionOf(ctx).session.id;
+  return {
+    user: await flowUser(ctx.tenant, profile.user),
+    sessions: profile.sessions.map((row) => flowSession(row, current)),
+  };
+}

@@ -1,0 +1,52 @@
+import type { FlowContext, Transition } from "@/lib/flows/definition";
+import { FlowError, type FlowErrorCode } from "@/lib/flows/errors";
+import type { LastLogin } from "@/lib/flows/payloads";
+import { signIn } from "@/lib/flows/shared/sign-in";
+import type { AuthMethod } from "@/lib/sessions";
+import { SignUpConflict, completeFlowSignUp, type FlowSignUp } from "@/lib/users/flow-sign-up";
+import { KEY, emailVerified, text } from "./stash";
+
+const CONFLICT_CODES: Record<SignUpConflict["field"], FlowErrorCode> = {
+  email: "email_already_exists",
+  username: "username_already_exists",
+  credential: "webauthn_credential_already_exists",
+};
+
+/**
+ * Creates the user with everything the flow collected and starts its session. A concurrent sign-up
+ * that took the address or username first makes this one fail with Hanko's code for it; the flow
+ * keeps its state and nothing of this sign-up is written.
+ */
+export async function finish(
+  ctx: FlowContext,
+  credential: Pick<FlowSignUp, "passkey" | "passwordHash">,
+  amr: AuthMethod[],
+  lastLogin: LastLogin | undefined,
+): Promise<Transition> {
+  const userId = text(ctx, KEY.userId);
+  const email = text(ctx, KEY.email);
+  if (!userId || !email) throw new Error("registration: no identifier in the stash");
+  const signUp: FlowSignUp = {
+    flowId: ctx.flowId,
+    userId,
+    email,
+    emailVerified: emailVerified(ctx),
+    username: text(ctx, KEY.username) ?? null,
+    ...credential,
+  };
+  try {
+    const user = await completeFlowSignUp(ctx.tenant, signUp, ctx.audit);
+    return await signIn(ctx, user, amr, lastLogin);
+  } catch (error) {
+    if (error instanceof SignUpConflict) {
+      throw new FlowError(CONFLICT_CODES[error.field], error.message, { cause: error });
+    }
+    throw error;
+  }
+}
+
+/** No credential: the account logs in with passcodes to its address (`otp` when this flow proved it). */
+export const finishWithoutCredential = (ctx: FlowContext) =>
+  emailVerified(ctx)
+    ? finish(ctx, {}, ["otp"], { login_method: "passcode" })
+    : finish(ctx, {}, [], undefined);
