@@ -1,6 +1,5 @@
 import { deleteMe, getMe } from "@/lib/contracts/public/sessions";
-import { json, noContent, preflight, route } from "@/lib/http";
-import { withClearedSessionCookie } from "@/lib/sessions";
+import { json, noContent, preflight, route, withClearedSessionCookie } from "@/lib/http";
 import { deleteAccount, getProfile } from "@/lib/users";
 
 export const dynamic = "force-dynamic";
