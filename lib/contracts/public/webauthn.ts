@@ -1,13 +1,8 @@
 import { z } from "zod";
 import type { Credential } from "@/lib/credentials";
+import { AuthenticationResponse, RegistrationResponse } from "@/lib/ceremonies/webauthn/responses";
 import { defineContract } from "@/lib/http/contract";
-import {
-  AuthenticationResponse,
-  CreationOptions,
-  CredentialIdParam,
-  RegistrationResponse,
-  RequestOptions,
-} from "../passkey/schemas";
+import { CreationOptions, CredentialIdParam, RequestOptions } from "../passkey/schemas";
 import { TenantIdParam, platformErrors } from "../schemas";
 import { jsonResponse, publicRoute } from "./common";
 

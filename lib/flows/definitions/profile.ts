@@ -4,7 +4,7 @@ import {
   finalizeSecurityKeyRegistration,
   initializeSecurityKeyRegistration,
 } from "@/lib/ceremonies/webauthn/security-keys";
-import { RegistrationResponse } from "@/lib/contracts/passkey/schemas";
+import { RegistrationResponse } from "@/lib/ceremonies/webauthn/responses";
 import {
   deleteUserCredential,
   renameUserCredential,

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { issueSignUpCreationOptions, verifySignUpPasskey } from "@/lib/ceremonies/webauthn/sign-up";
-import { RegistrationResponse } from "@/lib/contracts/passkey/schemas";
+import { RegistrationResponse } from "@/lib/ceremonies/webauthn/responses";
 import { AppError } from "@/lib/errors";
 import type { CheckedPasscode } from "@/lib/passcodes";
 import { MAX_PASSWORD_LENGTH, minPasswordLength } from "@/lib/passwords";
