@@ -31,42 +31,39 @@ const Attachment = z
   .transform((value) => value ?? undefined)
   .meta({ description: "How the authenticator is attached (`authenticatorAttachment`)" });
 
-/** A `PublicKeyCredential` from `navigator.credentials.create()`, as JSON. */
-export const RegistrationResponse = z
-  .object({
+/** A `PublicKeyCredential` as JSON around its authenticator `response`. */
+const publicKeyCredential = <R extends z.ZodObject>(response: R) =>
+  z.object({
     id: Base64Url,
     rawId: Base64Url,
     type: z.literal("public-key"),
-    response: z.object({
-      clientDataJSON: Base64Url,
-      attestationObject: Base64Url,
-      transports: Transports.optional(),
-    }),
+    response,
     authenticatorAttachment: Attachment,
     clientExtensionResults: ClientExtensionResults,
-  })
-  .meta({ id: "RegistrationResponse", description: "The attestation credential as JSON (WebAuthn)." });
+  });
+
+/** A `PublicKeyCredential` from `navigator.credentials.create()`, as JSON. */
+export const RegistrationResponse = publicKeyCredential(
+  z.object({
+    clientDataJSON: Base64Url,
+    attestationObject: Base64Url,
+    transports: Transports.optional(),
+  }),
+).meta({ id: "RegistrationResponse", description: "The attestation credential as JSON (WebAuthn)." });
 
 /** A `PublicKeyCredential` from `navigator.credentials.get()`, as JSON. */
-export const AuthenticationResponse = z
-  .object({
-    id: Base64Url,
-    rawId: Base64Url,
-    type: z.literal("public-key"),
-    response: z.object({
-      clientDataJSON: Base64Url,
-      authenticatorData: Base64Url,
-      signature: Base64Url,
-      userHandle: z
-        .union([Base64Url, z.literal("")])
-        .nullable()
-        .optional()
-        .transform((value) => value || undefined)
-        .meta({
-          description: "base64url of the user handle; null or absent for non-discoverable credentials",
-        }),
-    }),
-    authenticatorAttachment: Attachment,
-    clientExtensionResults: ClientExtensionResults,
-  })
-  .meta({ id: "AuthenticationResponse", description: "The assertion credential as JSON (WebAuthn)." });
+export const AuthenticationResponse = publicKeyCredential(
+  z.object({
+    clientDataJSON: Base64Url,
+    authenticatorData: Base64Url,
+    signature: Base64Url,
+    userHandle: z
+      .union([Base64Url, z.literal("")])
+      .nullable()
+      .optional()
+      .transform((value) => value || undefined)
+      .meta({
+        description: "base64url of the user handle; null or absent for non-discoverable credentials",
+      }),
+  }),
+).meta({ id: "AuthenticationResponse", description: "The assertion credential as JSON (WebAuthn)." });
