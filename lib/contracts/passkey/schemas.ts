@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { WebauthnCredential } from "../credentials";
 
 /** Passkey API error body. Hanko sends strings; the spec says arrays, and the spec wins. */
 export const PasskeyError = z
@@ -118,22 +119,14 @@ export const TokenResponse = z
   })
   .meta({ id: "Token" });
 
-export const CredentialDto = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    public_key: z.string().meta({ description: "COSE public key, base64url" }),
-    attestation_type: z.string(),
-    aaguid: z.string(),
+/** The Passkey API's credential: the shared shape with the authenticator's name, `is_mfa` and the owner. */
+export const CredentialDto = WebauthnCredential.omit({ last_used_at: true, mfa_only: true })
+  .extend({
     authenticator_name: z
       .string()
       .nullable()
       .meta({ description: "The authenticator model, when its AAGUID is known" }),
-    last_used_at: z.string().nullable(),
-    created_at: z.string(),
-    transports: z.array(z.string()),
-    backup_eligible: z.boolean(),
-    backup_state: z.boolean(),
+    last_used_at: z.iso.datetime().nullable().meta({ description: "null until the first login" }),
     is_mfa: z.boolean(),
     user_id: z.string().nullable(),
   })
