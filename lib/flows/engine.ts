@@ -3,7 +3,7 @@ import { recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { constantTimeEqual, randomToken, sha256Hex } from "@/lib/crypto";
 import { AppError } from "@/lib/errors";
 import { getLogger } from "@/lib/log";
-import { authenticateSession, type AuthenticatedSession, type IssuedSession } from "@/lib/sessions";
+import type { AuthenticatedSession, IssuedSession } from "@/lib/sessions";
 import type { Tenant } from "@/lib/tenants";
 import type { FlowContext, FlowDefinition, Payload, Stash, Transition } from "./definition";
 import { FlowError, flowCodeOf, flowErrors } from "./errors";
@@ -26,8 +26,8 @@ export interface FlowAnswer {
 }
 
 export interface FlowRequest {
-  /** For flows that need the caller's session (cookie or `Authorization: Bearer`). */
-  req: Request;
+  /** The caller's valid session (cookie or `Authorization: Bearer`) as the route found it, if any. */
+  session: AuthenticatedSession | undefined;
   audit: AuditContext;
 }
 
@@ -47,14 +47,11 @@ export function parseActionParam(value: string): { action: string; flowId: strin
   return { action: decoded.slice(0, at), flowId: decoded.slice(at + 1) };
 }
 
-async function sessionOf(definition: FlowDefinition, tenant: Tenant, request: FlowRequest) {
+/** The session of a flow that needs one (`unauthorized` without); other flows ignore it. */
+function sessionOf(definition: FlowDefinition, request: FlowRequest): AuthenticatedSession | undefined {
   if (!definition.requiresSession) return undefined;
-  try {
-    return await authenticateSession(request.req, tenant);
-  } catch (error) {
-    if (error instanceof AppError && error.status < 500) throw flowErrors.unauthorized();
-    throw error;
-  }
+  if (!request.session) throw flowErrors.unauthorized();
+  return request.session;
 }
 
 function context(
@@ -117,7 +114,7 @@ export async function startFlow(
   definition: FlowDefinition,
   request: FlowRequest,
 ): Promise<FlowAnswer> {
-  const session = await sessionOf(definition, tenant, request);
+  const session = sessionOf(definition, request);
   const stash: Stash = session ? { [PROFILE_USER]: session.user.id } : {};
   const ctx = context(
     tenant,
@@ -169,7 +166,7 @@ async function admit(
   if (!csrf || !constantTimeEqual(sha256Hex(csrf), flow.csrfHash)) {
     throw flowErrors.notPermitted("invalid CSRF token");
   }
-  const session = await sessionOf(definition, tenant, request);
+  const session = sessionOf(definition, request);
   if (session && session.user.id !== flow.stash[PROFILE_USER]) throw flowErrors.unauthorized();
   const ctx = context(tenant, definition, flow, request, session);
   const state = definition.states[flow.state];

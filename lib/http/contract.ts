@@ -24,6 +24,14 @@ export type AuthRequirement =
   | { kind: "authenticator-key" }
   | { kind: "session" };
 
+/**
+ * A session the route reads without requiring it: `optional` resolves the caller's session (cookie or
+ * `Authorization: Bearer`) and hands it to the handler, undefined when none is presented or it is not
+ * valid; a function decides per request from the parsed params (the flow routes read it only for a
+ * flow that acts for the signed-in user). No Origin check: such a route guards itself (flows: CSRF token).
+ */
+export type SessionOption = "optional" | ((params: Record<string, unknown>) => boolean);
+
 export type ApiKeyAuthKind = Exclude<AuthRequirement["kind"], "none" | "session">;
 
 export const AUTH_SCOPE: Record<ApiKeyAuthKind, ApiKeyScope> = {
@@ -50,6 +58,8 @@ export interface Contract<
   description?: string;
   tags?: string[];
   auth: AuthRequirement;
+  /** With `auth: {kind: "none"}`: the caller's session if any ({@link SessionOption}). Needs `loadsTenant`. */
+  session?: SessionOption;
   params?: P;
   query?: Q;
   body?: B;

@@ -4,3 +4,4 @@ export { authenticate } from "./auth";
 export { MAX_BODY_BYTES } from "./body";
 export { presentError, presentFlowAnswer } from "./presenters";
 export { json, noContent } from "./responses";
+export { sessionHeaders, withClearedSessionCookie, withSessionHeaders } from "./session-headers";

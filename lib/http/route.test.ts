@@ -5,7 +5,9 @@ import { createTestTenant } from "@/tests/helpers/tenants";
 import { AppError, NotFound } from "@/lib/errors";
 import { revokeApiKey, listApiKeys } from "@/lib/api-keys";
 import { TenantIdParam } from "@/lib/contracts/schemas";
-import { defineContract, type Surface } from "./contract";
+import type { Tenant } from "@/lib/tenants";
+import { createPublicTenant, createUserWithEmail, sessionFor } from "@/tests/helpers/public-api";
+import { defineContract, type SessionOption, type Surface } from "./contract";
 import { MAX_BODY_BYTES } from "./body";
 import { route } from "./route";
 
@@ -23,7 +25,11 @@ function echo(surface: Surface, auth: "none" | "admin-key" | "passkey-key" | "au
     body: Body,
     responses: {},
   });
-  return route(contract, async ({ body, key }) => Response.json({ body, tenantId: key?.tenantId ?? null }));
+  // `auth` is a union here, so the input's `tenant` type is too narrow: read it as what route() passes.
+  return route(contract, async ({ body, key, tenant }) => {
+    const loaded = tenant as Tenant | undefined;
+    return Response.json({ body, tenantId: key?.tenantId ?? null, ...(loaded ? { tenant: loaded.id } : {}) });
+  });
 }
 
 function failing(surface: Surface, error: unknown) {
@@ -269,7 +275,7 @@ describe("API key schemes", () => {
         headers: { authorization: `${scheme} ${keys.authenticator}` },
       });
       expect(res.status, scheme).toBe(200);
-      expect((await res.json()).tenantId).toBe(tenant.id);
+      expect(await res.json()).toMatchObject({ tenantId: tenant.id, tenant: tenant.id });
     }
     const basic = await call(handler, "/", {
       method: "POST",
@@ -324,5 +330,63 @@ describe("API key schemes", () => {
       headers: { authorization: "Bearer nope" },
     });
     expect(res.status).toBe(401);
+  });
+});
+
+describe("optional sessions", () => {
+  function whoAmI(session: SessionOption) {
+    const contract = defineContract({
+      surface: "public",
+      method: "POST",
+      path: "/t/{tenantId}/who",
+      operationId: "who",
+      summary: "who",
+      auth: { kind: "none" },
+      session,
+      loadsTenant: true,
+      params: z.object({ tenantId: TenantIdParam }),
+      responses: {},
+    });
+    return route(contract, async ({ session, audit }) =>
+      Response.json({ user: session?.user.id ?? null, via: session?.via ?? null, actor: audit.actor }),
+    );
+  }
+
+  it("hands the handler the caller's valid session, and undefined without one or with a bad token", async () => {
+    const tenant = await createPublicTenant();
+    const user = await createUserWithEmail(tenant);
+    const token = await sessionFor(tenant, user);
+    const handler = whoAmI("optional");
+    const post = (headers: Record<string, string>) =>
+      call(handler, "/", { method: "POST", params: { tenantId: tenant.id }, headers });
+
+    const bearer = await post({ authorization: `Bearer ${token}` });
+    expect(bearer.status).toBe(200);
+    // The session stays out of the audit actor: the handler decides what it means.
+    expect(await bearer.json()).toEqual({ user: user.id, via: "bearer", actor: null });
+    const cookie = await post({ cookie: `hanko=${token}` });
+    expect(await cookie.json()).toMatchObject({ user: user.id, via: "cookie" });
+    const refused: Record<string, string>[] = [
+      {},
+      { authorization: "Bearer not-a-jwt" },
+      { cookie: "hanko=not-a-jwt" },
+    ];
+    for (const headers of refused) {
+      const res = await post(headers);
+      expect(res.status, JSON.stringify(headers)).toBe(200);
+      expect(await res.json()).toMatchObject({ user: null, via: null });
+    }
+  });
+
+  it("resolves the session only where the contract's function says so", async () => {
+    const tenant = await createPublicTenant();
+    const token = await sessionFor(tenant, await createUserWithEmail(tenant));
+    const res = await call(
+      whoAmI(() => false),
+      "/",
+      { method: "POST", params: { tenantId: tenant.id }, headers: { authorization: `Bearer ${token}` } },
+    );
+    expect(res.status).toBe(200);
+    expect((await res.json()).user).toBeNull();
   });
 });

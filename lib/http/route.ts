@@ -1,10 +1,10 @@
 import type { z } from "zod";
 import type { AuthenticatedKey } from "@/lib/api-keys";
 import type { AuditContext } from "@/lib/audit";
-import type { Tenant } from "@/lib/tenants";
+import { getTenant, type Tenant } from "@/lib/tenants";
 import { findTenant } from "@/lib/tenants/store";
 import { getConfig } from "@/lib/config";
-import { AppError, NotFound, ValidationFailed, formatZodIssues } from "@/lib/errors";
+import { AppError, NotFound, Unauthorized, ValidationFailed, formatZodIssues } from "@/lib/errors";
 import { authenticateSession, type AuthenticatedSession } from "@/lib/sessions";
 import { getLogger } from "@/lib/log";
 import {
@@ -15,7 +15,7 @@ import {
 } from "@/lib/rate-limit";
 import { authenticate } from "./auth";
 import { readJsonBody } from "./body";
-import type { Contract } from "./contract";
+import type { Contract, SessionOption } from "./contract";
 import { allowedOrigin, applyCors, preflightResponse } from "./cors";
 import { presentError, toAppError } from "./presenters";
 import { requestContext, type RequestContext } from "./request-context";
@@ -29,10 +29,21 @@ export interface RouteInput<C extends Contract> extends RequestContext {
   body: Infer<C["body"], undefined>;
   /** The API key that authenticated the request (undefined on unauthenticated routes). */
   key: C["auth"]["kind"] extends "none" ? undefined : AuthenticatedKey;
-  /** The tenant of the path, for contracts with `loadsTenant`. */
-  tenant: C["loadsTenant"] extends true ? Tenant : undefined;
-  /** The caller's session, for contracts with `auth: {kind: "session"}`. */
-  session: C["auth"]["kind"] extends "session" ? AuthenticatedSession : undefined;
+  /** The tenant of the path (contracts with `loadsTenant`) or of the Authenticator API key. */
+  tenant: C["loadsTenant"] extends true
+    ? Tenant
+    : C["auth"]["kind"] extends "authenticator-key"
+      ? Tenant
+      : undefined;
+  /**
+   * The caller's session: always there with `auth: {kind: "session"}`, when presented and valid with a
+   * `session` option, else undefined.
+   */
+  session: C["auth"]["kind"] extends "session"
+    ? AuthenticatedSession
+    : C["session"] extends SessionOption
+      ? AuthenticatedSession | undefined
+      : undefined;
   /** Who and where, for audit records: the API key (if any), IP, user agent and request id. */
   audit: AuditContext;
 }
@@ -65,7 +76,12 @@ export function route<C extends Contract>(
       tenant = pathTenant;
       if (contract.deprecated && tenant?.platform.apiVersion === 3) throw new NotFound();
       const key = await authenticate(req, contract.auth, tenantId);
-      const session = contract.auth.kind === "session" ? await sessionOf(req, contract, tenant) : undefined;
+      // An Authenticator key names its tenant itself: the handler gets it as the others get the path's.
+      if (key && contract.auth.kind === "authenticator-key") tenant = await getTenant(key.tenantId);
+      const session =
+        contract.auth.kind === "session"
+          ? await sessionOf(req, contract, tenant)
+          : await optionalSessionOf(req, contract, params, tenant);
       const query = parse(contract.query, Object.fromEntries(new URL(req.url).searchParams), "query");
       let body: unknown;
       if (contract.body) {
@@ -77,11 +93,13 @@ export function route<C extends Contract>(
         }
         body = parse(contract.body, raw === undefined ? {} : raw, "body");
       }
-      const actor = key ? `api_key:${key.keyId}` : (session?.user.id ?? null);
+      // An optional session stays out of the actor and the rate limit: the handler decides what it means.
+      const caller = contract.auth.kind === "session" ? session : undefined;
+      const actor = key ? `api_key:${key.keyId}` : (caller?.user.id ?? null);
       const audit: AuditContext = { ...ctx, actor };
       if (contract.rateLimit) {
         if (!tenant) throw new Error(`${contract.operationId}: rate limits need loadsTenant`);
-        const request = { ip: ctx.ip, sessionUserId: session?.user.id, body, audit };
+        const request = { ip: ctx.ip, sessionUserId: caller?.user.id, body, audit };
         limited = await consumeRateLimit(tenant, contract.rateLimit, request);
       }
       response = await handler({
@@ -145,6 +163,24 @@ async function sessionOf(req: Request, contract: Contract, tenant: Tenant | unde
     }
   }
   return session;
+}
+
+/** The caller's session for a contract with a `session` option that applies here, else undefined. */
+async function optionalSessionOf(
+  req: Request,
+  contract: Contract,
+  params: Record<string, unknown>,
+  tenant: Tenant | undefined,
+): Promise<AuthenticatedSession | undefined> {
+  const option = contract.session;
+  if (!option || (typeof option === "function" && !option(params))) return undefined;
+  if (!tenant) throw new Error(`${contract.operationId}: a session option needs loadsTenant`);
+  try {
+    return await authenticateSession(req, tenant);
+  } catch (error) {
+    if (error instanceof Unauthorized) return undefined;
+    throw error;
+  }
 }
 
 /** Parses the path parameters and, for contracts with `loadsTenant`, loads the path's tenant (404). */

@@ -12,7 +12,6 @@ export {
   type SessionClaims,
   type ValidSession,
 } from "./sessions";
-export { clearSessionCookie, sessionHeaders, withClearedSessionCookie, withSessionHeaders } from "./headers";
 export { selectUserSessions, sweepExpiredSessions } from "./store";
 export { longClaims, validateSessionToken, type LongClaims, type SessionValidation } from "./validate";
 export { userAgentName } from "./user-agent";

@@ -6,13 +6,12 @@ export {
   type ExternalUserProfile,
 } from "./store";
 export type { User } from "./user";
-export { deleteAccount, getProfile, type Profile } from "./profile";
+export { deleteAccount, getProfile, type UserProfile } from "./profile";
 export {
   deleteUser,
-  getPublicUser,
+  getUserWithCredentials,
   lookupUser,
-  type PublicCredential,
-  type PublicUser,
   type UserInfo,
+  type UserWithCredentials,
 } from "./public-user";
 // signUp lives in ./sign-up (it issues sessions, and lib/sessions imports this module).

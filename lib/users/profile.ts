@@ -1,41 +1,26 @@
 import { and, asc, eq } from "drizzle-orm";
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { executor } from "@/lib/db";
-import { emails, users } from "@/lib/db/schema";
+import { emails, users, type EmailRow } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
 import type { User } from "./user";
 
-export interface Profile {
-  id: string;
-  user_id: string;
-  emails: { id: string; address: string; is_verified: boolean; is_primary: boolean }[];
-  username?: string;
-  created_at: string;
-  updated_at: string;
+/** The signed-in user with their addresses, oldest first (`GET /me`). */
+export interface UserProfile {
+  user: User;
+  emails: EmailRow[];
 }
 
-/** `GET /me`: Hanko's profile of the signed-in user (`id` repeats `user_id` for the old SDK). */
-export async function getProfile(tenant: Tenant, user: User): Promise<Profile> {
+/** `GET /me`: the signed-in user and their addresses. */
+export async function getProfile(tenant: Tenant, user: User): Promise<UserProfile> {
   const db = await executor();
   const rows = await db
     .select()
     .from(emails)
     .where(and(eq(emails.tenantId, tenant.id), eq(emails.userId, user.id)))
     .orderBy(asc(emails.createdAt));
-  return {
-    id: user.id,
-    user_id: user.id,
-    emails: rows.map((row) => ({
-      id: row.id,
-      address: row.address,
-      is_verified: row.verified,
-      is_primary: row.isPrimary,
-    })),
-    ...(user.username ? { username: user.username } : {}),
-    created_at: user.createdAt.toISOString(),
-    updated_at: user.updatedAt.toISOString(),
-  };
+  return { user, emails: rows };
 }
 
 /** Deletes the user and everything of theirs (sessions, emails, credentials…), when the tenant allows it. */

@@ -1,5 +1,7 @@
 import { auditFailures, type AuditContext } from "@/lib/audit";
+import type { Credential } from "@/lib/credentials";
 import { selectUserCredentials } from "@/lib/credentials/store";
+import type { EmailRow } from "@/lib/db/schema";
 import { normalizeAddress } from "@/lib/emails/address";
 import { findEmailByAddress, selectUserEmails } from "@/lib/emails/store";
 import { AppError, NotFound } from "@/lib/errors";
@@ -8,60 +10,26 @@ import { deleteAccount } from "./profile";
 import { findUser } from "./store";
 import type { User } from "./user";
 
-/** A credential in Hanko's deprecated `GET /users/{id}` (`webauthn_credentials`). */
-export interface PublicCredential {
-  id: string;
-  name: string;
-  public_key: string;
-  attestation_type: string;
-  aaguid: string;
-  transports: string[];
-  backup_eligible: boolean;
-  backup_state: boolean;
-  mfa_only: boolean;
-  created_at: string;
-  last_used_at?: string;
-}
-
-/** Hanko's `GetUserResponse`. */
-export interface PublicUser {
-  id: string;
-  email?: string;
-  username?: string;
-  webauthn_credentials: PublicCredential[];
-  created_at: string;
-  updated_at: string;
+/** A user with their primary address and every credential (Hanko's deprecated `GET /users/{id}`). */
+export interface UserWithCredentials {
+  user: User;
+  primaryEmail: EmailRow | undefined;
+  credentials: Credential[];
 }
 
 /** `GET /users/{id}`: the signed-in user only; another id is 403 (Hanko), a vanished user 404. */
-export async function getPublicUser(tenant: Tenant, caller: User, userId: string): Promise<PublicUser> {
+export async function getUserWithCredentials(
+  tenant: Tenant,
+  caller: User,
+  userId: string,
+): Promise<UserWithCredentials> {
   if (userId.toLowerCase() !== caller.id) {
     throw new AppError("FORBIDDEN", undefined, { details: ["a session may only read its own user"] });
   }
   const user = await findUser(tenant.id, caller.id);
   if (!user) throw new NotFound(undefined, { details: ["user not found"] });
-  const primary = (await selectUserEmails(tenant.id, user.id)).find((email) => email.isPrimary);
-  const credentials = await selectUserCredentials(tenant.id, user.id);
-  return {
-    id: user.id,
-    ...(primary ? { email: primary.address } : {}),
-    ...(user.username ? { username: user.username } : {}),
-    webauthn_credentials: credentials.map((credential) => ({
-      id: credential.id,
-      name: credential.name,
-      public_key: credential.publicKey,
-      attestation_type: credential.attestationType,
-      aaguid: credential.aaguid,
-      transports: credential.transports,
-      backup_eligible: credential.backupEligible,
-      backup_state: credential.backupState,
-      mfa_only: credential.isMfa,
-      created_at: credential.createdAt.toISOString(),
-      ...(credential.lastUsedAt ? { last_used_at: credential.lastUsedAt.toISOString() } : {}),
-    })),
-    created_at: user.createdAt.toISOString(),
-    updated_at: user.updatedAt.toISOString(),
-  };
+  const primaryEmail = (await selectUserEmails(tenant.id, user.id)).find((email) => email.isPrimary);
+  return { user, primaryEmail, credentials: await selectUserCredentials(tenant.id, user.id) };
 }
 
 /** Hanko's `UserInfoResponse`. */

@@ -6,7 +6,8 @@ import * as validate from "@/app/(public-api)/t/[tenantId]/sessions/validate/rou
 import * as config from "@/app/(public-api)/t/[tenantId]/.well-known/config/route";
 import * as jwks from "@/app/(public-api)/t/[tenantId]/.well-known/jwks/route";
 import { listAuditEvents } from "@/lib/audit";
-import { issuerOf, sessionHeaders } from "@/lib/sessions";
+import { sessionHeaders } from "@/lib/http";
+import { issuerOf } from "@/lib/sessions";
 import { signToken, updateTenant } from "@/lib/tenants";
 import {
   ORIGIN,

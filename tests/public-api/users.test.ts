@@ -245,6 +245,35 @@ async function insertCredential(tenant: Tenant, userId: string, isMfa: boolean) 
   });
 }
 
+describe("GET /me", () => {
+  it("answers the username as Hanko's Username object, and leaves it out when the user has none", async () => {
+    const tenant = await createPasscodeTenant();
+    const user = await createUserWithEmail(tenant, "uma@example.com");
+    const token = await sessionFor(tenant, user);
+    const without = await (await publicCall(meRoute.GET, tenant, "GET", "/me", { token })).json();
+    expect(without).not.toHaveProperty("username");
+
+    const db = await executor();
+    const [row] = await db.update(users).set({ username: "uma" }).where(eq(users.id, user.id)).returning();
+    const res = await publicCall(meRoute.GET, tenant, "GET", "/me", { token });
+    expect(res.status).toBe(200);
+    const profile = await res.json();
+    expect(profile).toEqual({
+      id: user.id,
+      user_id: user.id,
+      emails: [{ id: expect.any(String), address: "uma@example.com", is_verified: true, is_primary: true }],
+      username: {
+        id: user.id,
+        username: "uma",
+        created_at: row!.createdAt.toISOString(),
+        updated_at: row!.updatedAt.toISOString(),
+      },
+      created_at: row!.createdAt.toISOString(),
+      updated_at: row!.updatedAt.toISOString(),
+    });
+  });
+});
+
 describe("POST /user (find the user of an address)", () => {
   it("answers Hanko's UserInfo for an address with an account, case-insensitively", async () => {
     const tenant = await createPasscodeTenant();

@@ -3,7 +3,7 @@ import type {
   PublicKeyCredentialRequestOptionsJSON,
 } from "@simplewebauthn/server";
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
-import { AuthenticationResponse } from "@/lib/contracts/passkey/schemas";
+import { AuthenticationResponse } from "./responses";
 import { findCredentialWithOwner, selectUserCredentials, type Credential } from "@/lib/credentials";
 import { transaction } from "@/lib/db";
 import type { Tenant } from "@/lib/tenants";

@@ -29,7 +29,7 @@ export interface PublicCeremonyResult {
 /** The name an authenticator shows for the user: the username, else the primary email, else the id. */
 async function displayNames(tenant: Tenant, user: User): Promise<{ userName: string; displayName: string }> {
   const { emails } = await getProfile(tenant, user);
-  const email = emails.find((entry) => entry.is_primary) ?? emails[0];
+  const email = emails.find((entry) => entry.isPrimary) ?? emails[0];
   const userName = user.username || email?.address || user.id;
   return { userName, displayName: user.displayName?.trim() || userName };
 }

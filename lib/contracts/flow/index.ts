@@ -93,6 +93,11 @@ const flowResponses = {
   },
 };
 
+/** The flows that act for the signed-in user: the engine answers `unauthorized` to them without a session. */
+const SESSION_FLOWS: readonly FlowName[] = ["profile"];
+/** The route resolves the caller's session only for those flows: other flows leave it untouched (idle time). */
+const readsSession = (flow: unknown) => SESSION_FLOWS.some((name) => name === flow);
+
 const common = {
   surface: "flow",
   loadsTenant: true,
@@ -122,6 +127,7 @@ function hankoContract(name: FlowName) {
     summary: `The ${name} flow (Hanko's URL form)`,
     description: `${DESCRIPTIONS[name]} Without \`action\` the body is ignored and a new flow starts in its first state.`,
     params: z.object({ tenantId: TenantIdParam }),
+    session: () => readsSession(name),
     query: ActionQuery,
     body: FlowActionBody,
     emptyBodyAs: "empty-object",
@@ -146,6 +152,7 @@ export const flowByName = defineContract({
   summary: "Start a flow or run an action (Hanko's form under /flow)",
   description: "As `POST /t/{tenantId}/{flow}`: without `action` a new flow starts; with it the action runs.",
   params: flowParams,
+  session: (params) => readsSession(params.flow),
   query: ActionQuery,
   body: FlowActionBody,
   emptyBodyAs: "empty-object",
@@ -162,6 +169,7 @@ export const initializeFlow = defineContract({
   description:
     "Starts a flow and answers its first state with the available actions and a CSRF token. The body, if any, is ignored.",
   params: flowParams,
+  session: (params) => readsSession(params.flow),
   responses: flowResponses,
 });
 
@@ -175,6 +183,7 @@ export const finalizeFlow = defineContract({
   description:
     'Runs an action of a flow and answers the next state. The action comes as `?action=<name>@<flow id>` (as in the `href`s), or in the body as `action: "<name>@<flow id>"`, or as `action` and `flow_id`.',
   params: flowParams,
+  session: (params) => readsSession(params.flow),
   query: ActionQuery,
   body: FlowActionBody,
   emptyBodyAs: "empty-object",

@@ -1,27 +1,21 @@
 import { passkeyProviderName, type OwnedCredential } from "@/lib/credentials";
 import type { WebauthnTransactionRow } from "@/lib/db/schema";
 import type { z } from "zod";
+import { credentialWire } from "../credentials";
 import type { CredentialDto, RegistrationInit, TransactionDto } from "./schemas";
 import type { RegistrationInput } from "@/lib/ceremonies/webauthn";
 
-/** A credential on the wire (Hanko's field names, plus the authenticator's name and the user). */
+/** A credential on the wire: the shared mapping, plus the authenticator's name and the owner. */
 export function credentialDto({
   credential,
   ownerExternalId,
 }: OwnedCredential): z.input<typeof CredentialDto> {
+  const { last_used_at, mfa_only, ...fields } = credentialWire(credential);
   return {
-    id: credential.id,
-    name: credential.name,
-    public_key: credential.publicKey,
-    attestation_type: credential.attestationType,
-    aaguid: credential.aaguid,
+    ...fields,
     authenticator_name: passkeyProviderName(credential.aaguid) ?? null,
-    last_used_at: credential.lastUsedAt?.toISOString() ?? null,
-    created_at: credential.createdAt.toISOString(),
-    transports: credential.transports,
-    backup_eligible: credential.backupEligible,
-    backup_state: credential.backupState,
-    is_mfa: credential.isMfa,
+    last_used_at: last_used_at ?? null,
+    is_mfa: mfa_only,
     user_id: ownerExternalId,
   };
 }

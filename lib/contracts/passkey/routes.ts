@@ -1,14 +1,13 @@
 import { z } from "zod";
+import { AuthenticationResponse, RegistrationResponse } from "@/lib/ceremonies/webauthn/responses";
 import { defineContract } from "@/lib/http/contract";
 import { TenantIdParam } from "../schemas";
 import {
-  AuthenticationResponse,
   CreationOptions,
   CredentialDto,
   CredentialIdParam,
   Jwks,
   RegistrationInit,
-  RegistrationResponse,
   RequestOptions,
   TokenResponse,
   TransactionDto,

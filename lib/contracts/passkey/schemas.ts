@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { WebauthnCredential } from "../credentials";
 
 /** Passkey API error body. Hanko sends strings; the spec says arrays, and the spec wins. */
 export const PasskeyError = z
@@ -33,14 +34,6 @@ export function passkeyErrors(...statuses: number[]) {
   );
 }
 
-/** base64url; padding is tolerated and removed. */
-export const Base64Url = z
-  .string()
-  .min(1)
-  .max(64 * 1024)
-  .regex(/^[A-Za-z0-9_-]+={0,2}$/, "must be base64url")
-  .transform((value) => value.replace(/=+$/, ""));
-
 const utf8Length = (value: string) => Buffer.byteLength(value, "utf8");
 
 /** The relying party's user id. Its UTF-8 bytes are the WebAuthn user handle, which may not exceed 64 bytes. */
@@ -67,63 +60,6 @@ export const CredentialIdParam = z
   .max(1364)
   .regex(/^[A-Za-z0-9_-]+$/, "must be a base64url credential id")
   .meta({ description: "The credential id (base64url)", example: "Nx1ClZkkvhNS3Vj0pyNLsQ" });
-
-const Transports = z.array(z.string().max(32)).max(16);
-
-export const ClientExtensionResults = z
-  .looseObject({
-    appid: z.boolean().optional(),
-    appidExclude: z.boolean().optional(),
-    credProps: z.looseObject({ rk: z.boolean().optional() }).optional(),
-  })
-  .default({});
-
-const Attachment = z
-  .enum(["platform", "cross-platform"])
-  .nullable()
-  .optional()
-  .transform((value) => value ?? undefined)
-  .meta({ description: "How the authenticator is attached (`authenticatorAttachment`)" });
-
-/** A `PublicKeyCredential` from `navigator.credentials.create()`, as JSON. */
-export const RegistrationResponse = z
-  .object({
-    id: Base64Url,
-    rawId: Base64Url,
-    type: z.literal("public-key"),
-    response: z.object({
-      clientDataJSON: Base64Url,
-      attestationObject: Base64Url,
-      transports: Transports.optional(),
-    }),
-    authenticatorAttachment: Attachment,
-    clientExtensionResults: ClientExtensionResults,
-  })
-  .meta({ id: "RegistrationResponse", description: "The attestation credential as JSON (WebAuthn)." });
-
-/** A `PublicKeyCredential` from `navigator.credentials.get()`, as JSON. */
-export const AuthenticationResponse = z
-  .object({
-    id: Base64Url,
-    rawId: Base64Url,
-    type: z.literal("public-key"),
-    response: z.object({
-      clientDataJSON: Base64Url,
-      authenticatorData: Base64Url,
-      signature: Base64Url,
-      userHandle: z
-        .union([Base64Url, z.literal("")])
-        .nullable()
-        .optional()
-        .transform((value) => value || undefined)
-        .meta({
-          description: "base64url of the user handle; null or absent for non-discoverable credentials",
-        }),
-    }),
-    authenticatorAttachment: Attachment,
-    clientExtensionResults: ClientExtensionResults,
-  })
-  .meta({ id: "AuthenticationResponse", description: "The assertion credential as JSON (WebAuthn)." });
 
 const Descriptor = z.object({
   type: z.literal("public-key"),
@@ -183,22 +119,14 @@ export const TokenResponse = z
   })
   .meta({ id: "Token" });
 
-export const CredentialDto = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    public_key: z.string().meta({ description: "COSE public key, base64url" }),
-    attestation_type: z.string(),
-    aaguid: z.string(),
+/** The Passkey API's credential: the shared shape with the authenticator's name, `is_mfa` and the owner. */
+export const CredentialDto = WebauthnCredential.omit({ last_used_at: true, mfa_only: true })
+  .extend({
     authenticator_name: z
       .string()
       .nullable()
       .meta({ description: "The authenticator model, when its AAGUID is known" }),
-    last_used_at: z.string().nullable(),
-    created_at: z.string(),
-    transports: z.array(z.string()),
-    backup_eligible: z.boolean(),
-    backup_state: z.boolean(),
+    last_used_at: z.iso.datetime().nullable().meta({ description: "null until the first login" }),
     is_mfa: z.boolean(),
     user_id: z.string().nullable(),
   })

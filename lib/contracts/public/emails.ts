@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { EmailRow } from "@/lib/db/schema";
 import { EmailAddress } from "@/lib/emails/address";
 import { defineContract } from "@/lib/http/contract";
 import { PlatformError, platformErrors } from "../schemas";
@@ -18,6 +19,14 @@ export const Email = z
     is_primary: z.boolean(),
   })
   .meta({ id: "Email", description: "Hanko's `EmailResponse`" });
+
+/** An address on the wire (Hanko's `EmailResponse`). */
+export const emailWire = (row: EmailRow): z.input<typeof Email> => ({
+  id: row.id,
+  address: row.address,
+  is_verified: row.verified,
+  is_primary: row.isPrimary,
+});
 
 const emailParams = tenantParams.extend({
   emailId: z.uuid("must be a UUID").meta({ description: "The address's id" }),

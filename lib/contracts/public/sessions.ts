@@ -1,7 +1,9 @@
 import { z } from "zod";
 import { defineContract } from "@/lib/http/contract";
+import type { User, UserProfile } from "@/lib/users";
 import { platformErrors } from "../schemas";
 import { jsonResponse, publicRoute } from "./common";
+import { Email, emailWire } from "./emails";
 
 export const SessionValidation = z
   .object({
@@ -56,18 +58,50 @@ export const validateSessionPost = defineContract({
   },
 });
 
+/** Hanko's `Username`. Sesame keeps the username on the user: its id and times are the user's. */
+export const Username = z
+  .object({
+    id: z.string(),
+    username: z.string(),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+  })
+  .meta({ id: "Username" });
+
 export const Profile = z
   .object({
     id: z.string().meta({ description: "Same as user_id (the deprecated getUser() reads it)" }),
     user_id: z.string(),
-    emails: z.array(
-      z.object({ id: z.string(), address: z.string(), is_verified: z.boolean(), is_primary: z.boolean() }),
-    ),
-    username: z.string().optional(),
+    emails: z.array(Email),
+    username: Username.optional().meta({ description: "Absent when the user has none (as Hanko omits it)" }),
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),
   })
   .meta({ id: "Profile" });
+
+/** Hanko's `Username` of a user who has one. */
+export function usernameWire(user: User): z.input<typeof Username> | undefined {
+  if (!user.username) return undefined;
+  return {
+    id: user.id,
+    username: user.username,
+    created_at: user.createdAt.toISOString(),
+    updated_at: user.updatedAt.toISOString(),
+  };
+}
+
+/** `GET /me` on the wire: Hanko's profile (`id` repeats `user_id` for the old SDK). */
+export function profileWire({ user, emails }: UserProfile): z.input<typeof Profile> {
+  const username = usernameWire(user);
+  return {
+    id: user.id,
+    user_id: user.id,
+    emails: emails.map(emailWire),
+    ...(username ? { username } : {}),
+    created_at: user.createdAt.toISOString(),
+    updated_at: user.updatedAt.toISOString(),
+  };
+}
 
 export const getMe = defineContract({
   ...publicRoute,

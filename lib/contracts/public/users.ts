@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { EmailAddress } from "@/lib/emails/address";
 import { defineContract } from "@/lib/http/contract";
+import type { UserWithCredentials } from "@/lib/users";
+import { WebauthnCredential, credentialWire } from "../credentials";
 import { PlatformError, platformErrors } from "../schemas";
 import { jsonResponse, publicRoute, tenantParams } from "./common";
 import { SessionResponseHeaders } from "./passcodes";
@@ -51,25 +53,27 @@ export const PublicUser = z
     id: z.uuid(),
     email: z.string().optional().meta({ description: "The primary address" }),
     username: z.string().optional(),
-    webauthn_credentials: z.array(
-      z.object({
-        id: z.string(),
-        name: z.string(),
-        public_key: z.string(),
-        attestation_type: z.string(),
-        aaguid: z.string(),
-        transports: z.array(z.string()),
-        backup_eligible: z.boolean(),
-        backup_state: z.boolean(),
-        mfa_only: z.boolean(),
-        created_at: z.iso.datetime(),
-        last_used_at: z.iso.datetime().optional(),
-      }),
-    ),
+    webauthn_credentials: z.array(WebauthnCredential),
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),
   })
   .meta({ id: "User", description: "Hanko's `GetUserResponse`" });
+
+/** `GET /users/{id}` on the wire (Hanko's `GetUserResponse`). */
+export function publicUserWire({
+  user,
+  primaryEmail,
+  credentials,
+}: UserWithCredentials): z.input<typeof PublicUser> {
+  return {
+    id: user.id,
+    ...(primaryEmail ? { email: primaryEmail.address } : {}),
+    ...(user.username ? { username: user.username } : {}),
+    webauthn_credentials: credentials.map(credentialWire),
+    created_at: user.createdAt.toISOString(),
+    updated_at: user.updatedAt.toISOString(),
+  };
+}
 
 export const getUser = defineContract({
   ...publicRoute,

@@ -1,13 +1,8 @@
 import { z } from "zod";
-import type { Credential } from "@/lib/credentials";
+import { AuthenticationResponse, RegistrationResponse } from "@/lib/ceremonies/webauthn/responses";
 import { defineContract } from "@/lib/http/contract";
-import {
-  AuthenticationResponse,
-  CreationOptions,
-  CredentialIdParam,
-  RegistrationResponse,
-  RequestOptions,
-} from "../passkey/schemas";
+import { CreationOptions, CredentialIdParam, RequestOptions } from "../passkey/schemas";
+import { WebauthnCredential } from "../credentials";
 import { TenantIdParam, platformErrors } from "../schemas";
 import { jsonResponse, publicRoute } from "./common";
 
@@ -17,40 +12,6 @@ export const WebauthnCeremonyResult = z
     user_id: z.string().meta({ description: "The user's id" }),
   })
   .meta({ id: "WebauthnCeremonyResult" });
-
-/** A credential as Hanko 2.x's public API lists it. */
-export const WebauthnCredential = z
-  .object({
-    id: z.string().meta({ description: "The credential id (base64url)" }),
-    name: z.string().meta({ description: "A display label (default: the authenticator's model, if known)" }),
-    public_key: z.string().meta({ description: "COSE public key, base64url" }),
-    attestation_type: z.string(),
-    aaguid: z.string(),
-    last_used_at: z.iso.datetime().optional().meta({ description: "Absent until the first login" }),
-    created_at: z.iso.datetime(),
-    transports: z.array(z.string()),
-    backup_eligible: z.boolean(),
-    backup_state: z.boolean(),
-    mfa_only: z.boolean().meta({ description: "A second-factor key, not usable for passkey login" }),
-  })
-  .meta({ id: "WebauthnCredential" });
-
-/** A stored credential in Hanko 2.x's shape (`last_used_at` left out until the first use, as Go omits it). */
-export function webauthnCredentialDto(credential: Credential): z.input<typeof WebauthnCredential> {
-  return {
-    id: credential.id,
-    name: credential.name,
-    public_key: credential.publicKey,
-    attestation_type: credential.attestationType,
-    aaguid: credential.aaguid,
-    ...(credential.lastUsedAt ? { last_used_at: credential.lastUsedAt.toISOString() } : {}),
-    created_at: credential.createdAt.toISOString(),
-    transports: credential.transports,
-    backup_eligible: credential.backupEligible,
-    backup_state: credential.backupState,
-    mfa_only: credential.isMfa,
-  };
-}
 
 const webauthn = { ...publicRoute, tags: ["WebAuthn"] as string[] };
 const toProfile = { successor: "/t/{tenantId}/profile" };

@@ -1,4 +1,4 @@
-import { RegistrationResponse } from "@/lib/contracts/passkey/schemas";
+import { RegistrationResponse } from "@/lib/ceremonies/webauthn/responses";
 import type { FlowContext } from "@/lib/flows/definition";
 import { FlowError } from "@/lib/flows/errors";
 import { STASH } from "./stash";

@@ -1,6 +1,6 @@
 import type { AppError } from "@/lib/errors";
 import { errorResponse, flowCodeOf, type FlowAnswer } from "@/lib/flows";
-import { withClearedSessionCookie, withSessionHeaders } from "@/lib/sessions";
+import { withClearedSessionCookie, withSessionHeaders } from "../session-headers";
 import type { Tenant } from "@/lib/tenants";
 import { json } from "../responses";
 

@@ -9,9 +9,9 @@ import type { loginFlow } from "@/lib/contracts/flow";
  */
 export function flowRoute(name: FlowName, contract: typeof loginFlow) {
   return {
-    POST: route(contract, async ({ tenant, query, body, req, audit }) =>
+    POST: route(contract, async ({ tenant, query, body, session, audit }) =>
       presentFlowAnswer(
-        await handleFlowRequest(tenant, flowNamed(name), query.action, body, { req, audit }),
+        await handleFlowRequest(tenant, flowNamed(name), query.action, body, { session, audit }),
         tenant,
       ),
     ),

@@ -1,11 +1,10 @@
 import { createRequest } from "@/lib/uaf-requests";
 import { createUafRequest, requestDto } from "@/lib/contracts/authenticator";
 import { json, route } from "@/lib/http";
-import { getTenant } from "@/lib/tenants";
 
 export const dynamic = "force-dynamic";
 
 // POST /v1/uaf/requests: create a REG, AUTH or DEREG request
-export const POST = route(createUafRequest, async ({ key, body, audit }) =>
-  json(requestDto(await createRequest(await getTenant(key.tenantId), body, audit))),
+export const POST = route(createUafRequest, async ({ tenant, body, audit }) =>
+  json(requestDto(await createRequest(tenant, body, audit))),
 );

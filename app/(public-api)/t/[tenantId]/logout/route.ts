@@ -1,6 +1,6 @@
 import { logoutDelete, logoutPost } from "@/lib/contracts/public/sessions";
-import { noContent, preflight, route, type RouteInput } from "@/lib/http";
-import { endSession, withClearedSessionCookie } from "@/lib/sessions";
+import { noContent, preflight, route, withClearedSessionCookie, type RouteInput } from "@/lib/http";
+import { endSession } from "@/lib/sessions";
 
 export const dynamic = "force-dynamic";
 

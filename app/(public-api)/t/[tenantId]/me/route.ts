@@ -1,12 +1,13 @@
-import { deleteMe, getMe } from "@/lib/contracts/public/sessions";
-import { json, noContent, preflight, route } from "@/lib/http";
-import { withClearedSessionCookie } from "@/lib/sessions";
+import { deleteMe, getMe, profileWire } from "@/lib/contracts/public/sessions";
+import { json, noContent, preflight, route, withClearedSessionCookie } from "@/lib/http";
 import { deleteAccount, getProfile } from "@/lib/users";
 
 export const dynamic = "force-dynamic";
 
 // GET /t/{tenantId}/me: the signed-in user
-export const GET = route(getMe, async ({ tenant, session }) => json(await getProfile(tenant, session.user)));
+export const GET = route(getMe, async ({ tenant, session }) =>
+  json(profileWire(await getProfile(tenant, session.user))),
+);
 
 // DELETE /t/{tenantId}/me: delete the account (when the tenant allows it)
 export const DELETE = route(deleteMe, async ({ tenant, session, audit }) => {

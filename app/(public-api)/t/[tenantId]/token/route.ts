@@ -1,7 +1,6 @@
 import { exchangeToken } from "@/lib/contracts/public/token";
-import { json, preflight, route } from "@/lib/http";
+import { json, preflight, route, withSessionHeaders } from "@/lib/http";
 import { exchangeOneTimeToken } from "@/lib/one-time-tokens";
-import { withSessionHeaders } from "@/lib/sessions";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,5 @@
 import { deleteUser, lookupUser } from "@/lib/contracts/public/users";
-import { json, noContent, preflight, route } from "@/lib/http";
-import { withClearedSessionCookie } from "@/lib/sessions";
+import { json, noContent, preflight, route, withClearedSessionCookie } from "@/lib/http";
 import { deleteUser as deleteAccount, lookupUser as findUserOf } from "@/lib/users";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,5 @@
 import { signUp } from "@/lib/contracts/public/users";
-import { json, preflight, route } from "@/lib/http";
-import { withSessionHeaders } from "@/lib/sessions";
+import { json, preflight, route, withSessionHeaders } from "@/lib/http";
 import { signUp as signUpUser } from "@/lib/users/sign-up";
 
 export const dynamic = "force-dynamic";

@@ -5,9 +5,9 @@ import { preflight, presentFlowAnswer, route } from "@/lib/http";
 export const dynamic = "force-dynamic";
 
 // POST /t/{tenantId}/flow/{flow}[?action=…]: as /t/{tenantId}/{flow}
-export const POST = route(flowByName, async ({ tenant, params, query, body, req, audit }) =>
+export const POST = route(flowByName, async ({ tenant, params, query, body, session, audit }) =>
   presentFlowAnswer(
-    await handleFlowRequest(tenant, flowNamed(params.flow), query.action, body, { req, audit }),
+    await handleFlowRequest(tenant, flowNamed(params.flow), query.action, body, { session, audit }),
     tenant,
   ),
 );

@@ -1,7 +1,6 @@
 import { passwordLogin } from "@/lib/contracts/public/passwords";
-import { json, preflight, route } from "@/lib/http";
+import { json, preflight, route, withSessionHeaders } from "@/lib/http";
 import { loginWithPassword } from "@/lib/passwords";
-import { withSessionHeaders } from "@/lib/sessions";
 
 export const dynamic = "force-dynamic";
 

@@ -1,11 +1,11 @@
-import { getUser } from "@/lib/contracts/public/users";
+import { getUser, publicUserWire } from "@/lib/contracts/public/users";
 import { json, preflight, route } from "@/lib/http";
-import { getPublicUser } from "@/lib/users";
+import { getUserWithCredentials } from "@/lib/users";
 
 export const dynamic = "force-dynamic";
 
 // GET /t/{tenantId}/users/{userId} (deprecated): the signed-in user, by id
 export const GET = route(getUser, async ({ tenant, params, session }) =>
-  json(await getPublicUser(tenant, session.user, params.userId)),
+  json(publicUserWire(await getUserWithCredentials(tenant, session.user, params.userId))),
 );
 export const OPTIONS = preflight(getUser);

@@ -1,4 +1,5 @@
-import { webauthnCredentialDto, webauthnCredentialsList } from "@/lib/contracts/public/webauthn";
+import { credentialWire } from "@/lib/contracts/credentials";
+import { webauthnCredentialsList } from "@/lib/contracts/public/webauthn";
 import { listUserCredentials } from "@/lib/credentials";
 import { json, preflight, route } from "@/lib/http";
 
@@ -6,6 +7,6 @@ export const dynamic = "force-dynamic";
 
 // GET /t/{tenantId}/webauthn/credentials (deprecated): the signed-in user's credentials
 export const GET = route(webauthnCredentialsList, async ({ tenant, session }) =>
-  json((await listUserCredentials(tenant.id, session.user.id)).map(webauthnCredentialDto)),
+  json((await listUserCredentials(tenant.id, session.user.id)).map(credentialWire)),
 );
 export const OPTIONS = preflight(webauthnCredentialsList);

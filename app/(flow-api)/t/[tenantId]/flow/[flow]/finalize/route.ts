@@ -5,10 +5,10 @@ import { preflight, presentFlowAnswer, route } from "@/lib/http";
 export const dynamic = "force-dynamic";
 
 // POST /t/{tenantId}/flow/{flow}/finalize: run an action (named in ?action= or in the body)
-export const POST = route(finalizeFlow, async ({ tenant, params, query, body, req, audit }) =>
+export const POST = route(finalizeFlow, async ({ tenant, params, query, body, session, audit }) =>
   presentFlowAnswer(
     await runFlowAction(tenant, flowNamed(params.flow), finalizeAction(query.action, body) ?? "", body, {
-      req,
+      session,
       audit,
     }),
     tenant,

@@ -5,7 +5,7 @@ import { preflight, presentFlowAnswer, route } from "@/lib/http";
 export const dynamic = "force-dynamic";
 
 // POST /t/{tenantId}/flow/{flow}/initialize: start a flow
-export const POST = route(initializeFlow, async ({ tenant, params, req, audit }) =>
-  presentFlowAnswer(await startFlow(tenant, flowNamed(params.flow), { req, audit }), tenant),
+export const POST = route(initializeFlow, async ({ tenant, params, session, audit }) =>
+  presentFlowAnswer(await startFlow(tenant, flowNamed(params.flow), { session, audit }), tenant),
 );
 export const OPTIONS = preflight(initializeFlow);

@@ -1,7 +1,7 @@
 import { passcodeFinalize } from "@/lib/contracts/public/passcodes";
-import { json, preflight, route } from "@/lib/http";
+import { json, preflight, route, withSessionHeaders } from "@/lib/http";
 import { finalizePasscode } from "@/lib/passcodes";
-import { presentedSessionToken, withSessionHeaders } from "@/lib/sessions";
+import { presentedSessionToken } from "@/lib/sessions";
 
 export const dynamic = "force-dynamic";
 

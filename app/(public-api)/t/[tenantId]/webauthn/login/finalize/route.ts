@@ -1,7 +1,6 @@
 import { finalizePublicLogin } from "@/lib/ceremonies/webauthn";
 import { webauthnLoginFinalize } from "@/lib/contracts/public/webauthn";
-import { json, preflight, route } from "@/lib/http";
-import { withSessionHeaders } from "@/lib/sessions";
+import { json, preflight, route, withSessionHeaders } from "@/lib/http";
 
 export const dynamic = "force-dynamic";
 
