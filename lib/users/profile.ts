@@ -1,15 +1,14 @@
-import { and, asc, eq } from "drizzle-orm";
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
-import { executor } from "@/lib/db";
-import { emails, users } from "@/lib/db/schema";
+import { selectUserEmails, toEmailResponse, type EmailResponse } from "@/lib/emails";
 import { AppError } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
+import { deleteUserRow } from "./store";
 import type { User } from "./user";
 
 export interface Profile {
   id: string;
   user_id: string;
-  emails: { id: string; address: string; is_verified: boolean; is_primary: boolean }[];
+  emails: EmailResponse[];
   username?: string;
   created_at: string;
   updated_at: string;
@@ -17,21 +16,11 @@ export interface Profile {
 
 /** `GET /me`: Hanko's profile of the signed-in user (`id` repeats `user_id` for the old SDK). */
 export async function getProfile(tenant: Tenant, user: User): Promise<Profile> {
-  const db = await executor();
-  const rows = await db
-    .select()
-    .from(emails)
-    .where(and(eq(emails.tenantId, tenant.id), eq(emails.userId, user.id)))
-    .orderBy(asc(emails.createdAt));
+  const emails = await selectUserEmails(tenant.id, user.id);
   return {
     id: user.id,
     user_id: user.id,
-    emails: rows.map((row) => ({
-      id: row.id,
-      address: row.address,
-      is_verified: row.verified,
-      is_primary: row.isPrimary,
-    })),
+    emails: emails.map(toEmailResponse),
     ...(user.username ? { username: user.username } : {}),
     created_at: user.createdAt.toISOString(),
     updated_at: user.updatedAt.toISOString(),
@@ -51,8 +40,7 @@ async function deleteAllowedAccount(tenant: Tenant, user: User, context: AuditCo
       details: ["account deletion is disabled for this tenant"],
     });
   }
-  const db = await executor();
-  await db.delete(users).where(and(eq(users.tenantId, tenant.id), eq(users.id, user.id)));
+  await deleteUserRow(tenant.id, user.id);
   await recordAuditEvent(tenant.id, {
     ...context,
     actor: user.id,

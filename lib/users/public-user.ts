@@ -1,7 +1,7 @@
 import { auditFailures, type AuditContext } from "@/lib/audit";
-import { selectUserCredentials } from "@/lib/credentials/store";
+import { selectUserCredentials } from "@/lib/credentials";
 import { normalizeAddress } from "@/lib/emails/address";
-import { findEmailByAddress, selectUserEmails } from "@/lib/emails/store";
+import { findEmailByAddress, selectUserEmails } from "@/lib/emails";
 import { AppError, NotFound } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
 import { deleteAccount } from "./profile";
