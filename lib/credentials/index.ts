@@ -8,9 +8,10 @@ export {
   type OwnedCredential,
 } from "./manage-credentials";
 export { deleteUserCredential, listUserCredentials, renameUserCredential } from "./user-credentials";
+export { findCredentialWithOwner } from "./credential-owner";
 export {
   deleteAllUserCredentialRows,
-  findCredentialWithOwner,
+  findCredential,
   insertCredential,
   recordCredentialUse,
   selectUserCredentials,

@@ -3,12 +3,8 @@ import { transaction } from "@/lib/db";
 import { NotFound } from "@/lib/errors";
 import { findUserByExternalId } from "@/lib/users";
 import type { Credential } from "./credential";
-import {
-  deleteCredentialRow,
-  findCredentialWithOwner,
-  selectUserCredentials,
-  updateCredentialName,
-} from "./store";
+import { findCredentialWithOwner } from "./credential-owner";
+import { deleteCredentialRow, selectUserCredentials, updateCredentialName } from "./store";
 
 /** A credential together with the external id of the user it belongs to. */
 export interface OwnedCredential {

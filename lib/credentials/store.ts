@@ -1,6 +1,6 @@
 import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import { executor } from "@/lib/db";
-import { users, webauthnCredentials } from "@/lib/db/schema";
+import { webauthnCredentials } from "@/lib/db/schema";
 import type { Credential } from "./credential";
 
 type NewCredential = typeof webauthnCredentials.$inferInsert;
@@ -103,21 +103,6 @@ export async function deleteCredentialRow(
   credentialId: string,
 ): Promise<Credential | undefined> {
   return deleteWhere(credentialWhere(tenantId, credentialId));
-}
-
-/** A credential with its owner's external id (the Passkey API `user_id`), in one query. */
-export async function findCredentialWithOwner(
-  tenantId: string,
-  credentialId: string,
-): Promise<{ credential: Credential; ownerExternalId: string | null } | undefined> {
-  const db = await executor();
-  const [row] = await db
-    .select({ credential: webauthnCredentials, ownerExternalId: users.externalId })
-    .from(webauthnCredentials)
-    .innerJoin(users, eq(users.id, webauthnCredentials.userId))
-    .where(credentialWhere(tenantId, credentialId))
-    .limit(1);
-  return row;
 }
 
 /** Renames a credential of this user; undefined when the user has none with this id. */

@@ -1,23 +1,15 @@
-import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
-import { transaction } from "@/lib/db";
+import { auditFailures, type AuditContext } from "@/lib/audit";
 import type { EmailRow } from "@/lib/db/schema";
-import { AppError, Conflict, NotFound } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import { getLogger } from "@/lib/log";
 import { sendPasscode, type PasscodeInfo } from "@/lib/passcodes";
-import { detachPasscodes } from "@/lib/passcodes/store";
 import type { Tenant } from "@/lib/tenants";
 import type { User } from "@/lib/users";
+import { addEmail } from "./add-email";
 import { normalizeAddress } from "./address";
-import {
-  countUserEmails,
-  deleteEmailRow,
-  findEmail,
-  findEmailByAddress,
-  insertEmail,
-  lockUser,
-  selectUserEmails,
-  setPrimaryEmailRow,
-} from "./store";
+import { removeEmail } from "./remove-email";
+import { setPrimary } from "./set-primary";
+import { selectUserEmails } from "./store";
 
 /** Hanko's `EmailResponse`. */
 export interface EmailResponse {
@@ -34,25 +26,6 @@ export const toEmailResponse = (row: EmailRow): EmailResponse => ({
   is_primary: row.isPrimary,
 });
 
-/**
- * With verification required, an unverified address that is not its user's primary one is only a
- * claim: another user adding it (or signing up with it) takes it over; whoever verifies it keeps it.
- */
-export function isClaimOnly(tenant: Tenant, row: EmailRow): boolean {
-  return tenant.platform.emails.requireVerification && !row.verified && !row.isPrimary;
-}
-
-/** Removes another user's unverified claim on an address (see isClaimOnly), keeping its codes' count. */
-export async function releaseClaim(tenant: Tenant, row: EmailRow, context: AuditContext): Promise<void> {
-  await detachPasscodes(tenant.id, row.id);
-  await deleteEmailRow(tenant.id, row.id);
-  await recordAuditEvent(tenant.id, {
-    ...context,
-    type: "email.claim_released",
-    details: { userId: row.userId, emailId: row.id },
-  });
-}
-
 /** `GET /emails`: the user's addresses, oldest first. */
 export async function listEmails(tenant: Tenant, user: User): Promise<EmailResponse[]> {
   return (await selectUserEmails(tenant.id, user.id)).map(toEmailResponse);
@@ -64,8 +37,8 @@ export interface CreatedEmail extends EmailResponse {
 }
 
 /**
- * `POST /emails`: adds an address (unverified) within the tenant's maximum per user. With verification
- * required it mails a verification code at once; finalize it with `POST /passcode/login/finalize`.
+ * `POST /emails`: adds an address (unverified, `addEmail`). With verification required it mails a
+ * verification code at once; finalize it with `POST /passcode/login/finalize`.
  */
 export async function createEmail(
   tenant: Tenant,
@@ -75,36 +48,7 @@ export async function createEmail(
 ): Promise<CreatedEmail> {
   const address = normalizeAddress(input.address);
   const row = await auditFailures(tenant.id, "email.create", context, () =>
-    transaction(async () => {
-      if (!(await lockUser(tenant.id, user.id))) throw new NotFound("user not found");
-      const max = tenant.platform.emails.maxPerUser;
-      if ((await countUserEmails(tenant.id, user.id)) >= max) {
-        throw new Conflict(undefined, { details: [`max number of email addresses reached (${max})`] });
-      }
-      const existing = await findEmailByAddress(tenant.id, address);
-      if (existing?.userId === user.id) {
-        throw new Conflict(undefined, { details: ["the address is already one of yours"] });
-      }
-      if (existing && !isClaimOnly(tenant, existing)) {
-        throw new Conflict(undefined, { details: ["the address belongs to another account"] });
-      }
-      if (existing) await releaseClaim(tenant, existing, context);
-      const hasPrimary = (await selectUserEmails(tenant.id, user.id)).some((email) => email.isPrimary);
-      const created = await insertEmail({
-        tenantId: tenant.id,
-        userId: user.id,
-        address,
-        verified: false,
-        isPrimary: !hasPrimary,
-      });
-      if (!created) throw new Conflict(undefined, { details: ["the address belongs to another account"] });
-      await recordAuditEvent(tenant.id, {
-        ...context,
-        type: "email.create.succeeded",
-        details: { userId: user.id, emailId: created.id },
-      });
-      return created;
-    }),
+    addEmail(tenant, user.id, { address, verified: false, context }),
   );
   const result: CreatedEmail = toEmailResponse(row);
   if (tenant.platform.emails.requireVerification) {
@@ -119,17 +63,7 @@ export async function createEmail(
   return result;
 }
 
-/** The user's own address, or 404 (another user's address is not found either). */
-async function ownEmail(tenant: Tenant, user: User, emailId: string): Promise<EmailRow> {
-  const email = await findEmail(tenant.id, emailId);
-  if (!email || email.userId !== user.id) throw new NotFound(undefined, { details: ["email not found"] });
-  return email;
-}
-
-/**
- * `PUT|POST /emails/{id}/set_primary`: 204; already primary is a no-op. With verification required,
- * only a verified address can become primary (it is the JWT's `email` claim and where login codes go).
- */
+/** `PUT|POST /emails/{id}/set_primary`: 204 (`setPrimary`); a failure is audited as `email.set_primary.failed`. */
 export async function setPrimaryEmail(
   tenant: Tenant,
   user: User,
@@ -137,24 +71,11 @@ export async function setPrimaryEmail(
   context: AuditContext,
 ): Promise<void> {
   await auditFailures(tenant.id, "email.set_primary", context, () =>
-    transaction(async () => {
-      await lockUser(tenant.id, user.id);
-      const email = await ownEmail(tenant, user, emailId);
-      if (email.isPrimary) return;
-      if (tenant.platform.emails.requireVerification && !email.verified) {
-        throw new Conflict(undefined, { details: ["verify the address before making it primary"] });
-      }
-      await setPrimaryEmailRow(tenant.id, user.id, email.id);
-      await recordAuditEvent(tenant.id, {
-        ...context,
-        type: "email.set_primary.succeeded",
-        details: { userId: user.id, emailId: email.id },
-      });
-    }),
+    setPrimary(tenant, user.id, emailId, context),
   );
 }
 
-/** `DELETE /emails/{id}`: 204; never the primary address (so never the last one): 409. */
+/** `DELETE /emails/{id}`: 204 (`removeEmail`); a failure is audited as `email.delete.failed`. */
 export async function deleteEmail(
   tenant: Tenant,
   user: User,
@@ -162,25 +83,7 @@ export async function deleteEmail(
   context: AuditContext,
 ): Promise<void> {
   await auditFailures(tenant.id, "email.delete", context, () =>
-    transaction(async () => {
-      await lockUser(tenant.id, user.id);
-      const email = await ownEmail(tenant, user, emailId);
-      if (email.isPrimary) {
-        throw new Conflict(undefined, {
-          details: ["the primary address cannot be deleted: make another address primary first"],
-        });
-      }
-      if ((await countUserEmails(tenant.id, user.id)) <= 1) {
-        throw new Conflict(undefined, { details: ["the last address cannot be deleted"] });
-      }
-      await detachPasscodes(tenant.id, email.id);
-      await deleteEmailRow(tenant.id, email.id);
-      await recordAuditEvent(tenant.id, {
-        ...context,
-        type: "email.delete.succeeded",
-        details: { userId: user.id, emailId: email.id },
-      });
-    }),
+    removeEmail(tenant, user.id, emailId, context),
   );
 }
 

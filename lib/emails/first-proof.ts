@@ -2,7 +2,7 @@ import { recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { deleteAllUserCredentialRows } from "@/lib/credentials";
 import type { EmailRow } from "@/lib/db/schema";
 import { removeOtpSecret } from "@/lib/flows/otp";
-import { deletePasswordRow } from "@/lib/passwords/manage";
+import { deletePasswordRow } from "@/lib/passwords";
 import { endOtherSessions } from "@/lib/sessions";
 import type { Tenant } from "@/lib/tenants";
 

@@ -1,9 +1,14 @@
+// lib/emails owns the `emails` table: other modules use these operations, never ./store.
+export { addEmail, type AddEmailOptions } from "./add-email";
+export { verifyEmail, type VerifyEmailOptions } from "./verify-email";
+export { setPrimary } from "./set-primary";
+export { removeEmail } from "./remove-email";
+export { isAddressTaken, isClaimOnly, releaseClaim } from "./claims";
+export { EmailLimitReached, EmailTaken } from "./errors";
 export {
   createEmail,
   deleteEmail,
-  isClaimOnly,
   listEmails,
-  releaseClaim,
   setPrimaryEmail,
   toEmailResponse,
   verifiedPrimaryAddress,
@@ -11,3 +16,4 @@ export {
   type EmailResponse,
 } from "./emails";
 export { EmailAddress, normalizeAddress } from "./address";
+export { findEmail, findEmailByAddress, findPrimaryEmail, selectUserEmails } from "./store";

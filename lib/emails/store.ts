@@ -1,6 +1,6 @@
 import { and, asc, count, eq, ne, sql } from "drizzle-orm";
 import { executor } from "@/lib/db";
-import { emails, passwords, users, webauthnCredentials, type EmailRow } from "@/lib/db/schema";
+import { emails, type EmailRow } from "@/lib/db/schema";
 import { UUID_PATTERN } from "@/lib/tenants/tenant";
 
 /** The user's addresses, oldest first. */
@@ -94,30 +94,19 @@ export async function markEmailVerified(tenantId: string, emailId: string): Prom
     .where(and(eq(emails.tenantId, tenantId), eq(emails.id, emailId)));
 }
 
-/** Takes the user's row lock until the transaction ends (serialises changes to the user's addresses). */
-export async function lockUser(tenantId: string, userId: string): Promise<boolean> {
+/** The user's primary address, if any. */
+export async function findPrimaryEmail(tenantId: string, userId: string): Promise<EmailRow | undefined> {
   const db = await executor();
-  const rows = await db
-    .select({ id: users.id })
-    .from(users)
-    .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)))
-    .for("update");
-  return rows.length === 1;
+  const [row] = await db
+    .select()
+    .from(emails)
+    .where(and(eq(emails.tenantId, tenantId), eq(emails.userId, userId), eq(emails.isPrimary, true)))
+    .limit(1);
+  return row;
 }
 
-/** Whether the user holds anything to log in with besides addresses: a WebAuthn credential or a password. */
-export async function hasLoginCredentials(tenantId: string, userId: string): Promise<boolean> {
-  const db = await executor();
-  const [credential] = await db
-    .select({ id: webauthnCredentials.id })
-    .from(webauthnCredentials)
-    .where(and(eq(webauthnCredentials.tenantId, tenantId), eq(webauthnCredentials.userId, userId)))
-    .limit(1);
-  if (credential) return true;
-  const [password] = await db
-    .select({ userId: passwords.userId })
-    .from(passwords)
-    .where(and(eq(passwords.tenantId, tenantId), eq(passwords.userId, userId)))
-    .limit(1);
-  return password !== undefined;
-}
+/**
+ * Kept only for lib/flows/definitions (login.ts, profile.ts), which lock the user themselves until
+ * they call `verifyEmail`/`addEmail`; the user lock is lib/users' `lockUser`. Removed in the second wave.
+ */
+export { lockUser } from "@/lib/users";

@@ -1,5 +1,5 @@
 import { selectUserCredentials, type Credential } from "@/lib/credentials";
-import { selectUserEmails } from "@/lib/emails/store";
+import { selectUserEmails } from "@/lib/emails";
 import { longClaims, type IssuedSession, type LongClaims } from "@/lib/sessions";
 import type { Tenant } from "@/lib/tenants";
 import type { User } from "@/lib/users";

@@ -1,8 +1,7 @@
 import type { z } from "zod";
 import type { AuthenticatedKey } from "@/lib/api-keys";
 import type { AuditContext } from "@/lib/audit";
-import { getTenant, type Tenant } from "@/lib/tenants";
-import { findTenant } from "@/lib/tenants/store";
+import { findTenant, getTenant, type Tenant } from "@/lib/tenants";
 import { getConfig } from "@/lib/config";
 import { AppError, NotFound, Unauthorized, ValidationFailed, formatZodIssues } from "@/lib/errors";
 import { authenticateSession, type AuthenticatedSession } from "@/lib/sessions";

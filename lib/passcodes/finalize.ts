@@ -1,8 +1,7 @@
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { transaction } from "@/lib/db";
-import { isFirstProof, removeUnprovenAccess } from "@/lib/emails/first-proof";
-import { lockUser, markEmailVerified, selectUserEmails, setPrimaryEmailRow } from "@/lib/emails/store";
 import type { PasscodeRow } from "@/lib/db/schema";
+import { selectUserEmails, verifyEmail } from "@/lib/emails";
 import type { AppError } from "@/lib/errors";
 import { checkSessionToken, issueSession, type AuthMethod, type IssuedSession } from "@/lib/sessions";
 import type { Tenant } from "@/lib/tenants";
@@ -63,32 +62,20 @@ export async function finalizePasscode(
         };
       }
       if (!(await markPasscodeUsed(tenant.id, row.id))) return { error: passcodeErrors.used() };
-      const events: { type: string; details: Record<string, unknown> }[] = [];
-      // The account's first proven address, proven without its session: what was set up before may be
-      // a stranger's who signed up with this address (removed before the session below is issued).
-      if (!caller && isFirstProof(emails, email)) {
-        await lockUser(tenant.id, user.id);
-        await removeUnprovenAccess(tenant, user.id, email.id, { ...context, actor: user.id });
-      }
-      if (!email.verified) {
-        await markEmailVerified(tenant.id, email.id);
-        events.push({ type: "email.verified", details: { userId: user.id, emailId: email.id } });
-      }
-      if (!emails.some((candidate) => candidate.isPrimary)) {
-        await setPrimaryEmailRow(tenant.id, user.id, email.id);
-        events.push({ type: "email.primary_changed", details: { userId: user.id, emailId: email.id } });
-      }
+      // Verified, and primary if the user has none. The account's first proven address, proven without
+      // its session: what was set up before may be a stranger's who signed up with this address
+      // (removed before the session below is issued).
+      await verifyEmail(tenant, user.id, email.id, { context, withSession: caller !== undefined });
       // One factor: refused (403) when the user has a second factor the tenant enforces. A session of
       // the same user verifying another address keeps the factors it was started with.
       const amr = [...new Set<AuthMethod>([...((caller?.claims.amr ?? []) as AuthMethod[]), "otp"])];
       const session = await issueSession(tenant, user, amr, context);
-      events.push({
+      await recordAuditEvent(tenant.id, {
+        ...context,
+        actor: user.id,
         type: "passcode.login.finalize.succeeded",
         details: { userId: user.id, passcodeId: row.id, purpose: row.purpose, sessionId: session.session.id },
       });
-      for (const event of events) {
-        await recordAuditEvent(tenant.id, { ...context, actor: user.id, ...event });
-      }
       return { ok: { passcode: passcodeInfo(row), session } };
     });
     if ("error" in outcome) throw outcome.error;

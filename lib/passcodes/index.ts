@@ -14,3 +14,4 @@ export {
   type FinalizedPasscode,
 } from "./finalize";
 export { MAX_FAILED_ATTEMPTS } from "./code";
+export { detachPasscodes } from "./store";

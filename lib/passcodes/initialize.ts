@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { transaction } from "@/lib/db";
 import type { EmailRow, PasscodePurpose } from "@/lib/db/schema";
-import { findEmail, selectUserEmails } from "@/lib/emails/store";
+import { findEmail, selectUserEmails } from "@/lib/emails";
 import { sendMail } from "@/lib/mail";
 import { checkSessionToken } from "@/lib/sessions";
 import type { Tenant } from "@/lib/tenants";

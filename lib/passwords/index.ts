@@ -1,5 +1,7 @@
 export { loginWithPassword, type PasswordLoginInput } from "./login";
-export { setPassword, type SetPasswordInput } from "./set-password";
+export { setFirstPassword, setPassword, type SetPasswordInput } from "./set-password";
+export { deletePassword, hasPassword } from "./manage";
+export { deletePasswordRow } from "./store";
 export {
   MAX_FAILED_ATTEMPTS,
   MAX_PASSWORD_LENGTH,

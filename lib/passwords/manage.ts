@@ -1,26 +1,13 @@
-import { and, eq } from "drizzle-orm";
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
-import { executor } from "@/lib/db";
-import { passwords } from "@/lib/db/schema";
 import { NotFound } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
 import type { User } from "@/lib/users";
 import { ensurePasswordsEnabled } from "./rules";
-import { findPassword } from "./store";
+import { deletePasswordRow, findPassword } from "./store";
 
 /** Whether the user has a password (locked or not). Setting and changing it is `setPassword`. */
 export async function hasPassword(tenantId: string, userId: string): Promise<boolean> {
   return (await findPassword(tenantId, userId)) !== undefined;
-}
-
-/** Deletes the user's password row, if any (no audit: the caller records why). */
-export async function deletePasswordRow(tenantId: string, userId: string): Promise<boolean> {
-  const db = await executor();
-  const rows = await db
-    .delete(passwords)
-    .where(and(eq(passwords.tenantId, tenantId), eq(passwords.userId, userId)))
-    .returning({ userId: passwords.userId });
-  return rows.length === 1;
 }
 
 /**

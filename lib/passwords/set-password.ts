@@ -60,3 +60,21 @@ export async function setPassword(
     });
   });
 }
+
+/**
+ * A new user's first password, hashed beforehand (a registration flow's sign-up, in its transaction).
+ * Records `password.set.succeeded` as `setPassword` does for a first password.
+ */
+export async function setFirstPassword(
+  tenant: Tenant,
+  userId: string,
+  hash: string,
+  context: AuditContext,
+): Promise<void> {
+  await upsertPassword(tenant.id, userId, hash);
+  await recordAuditEvent(tenant.id, {
+    ...context,
+    type: "password.set.succeeded",
+    details: { created: true, unlocked: false },
+  });
+}

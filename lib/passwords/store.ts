@@ -26,6 +26,16 @@ export async function upsertPassword(tenantId: string, userId: string, hash: str
     });
 }
 
+/** Deletes the user's password row, if any. */
+export async function deletePasswordRow(tenantId: string, userId: string): Promise<boolean> {
+  const db = await executor();
+  const rows = await db
+    .delete(passwords)
+    .where(and(eq(passwords.tenantId, tenantId), eq(passwords.userId, userId)))
+    .returning({ userId: passwords.userId });
+  return rows.length === 1;
+}
+
 /**
  * Counts an attempt before its password is checked, in one statement: undefined when the user has no
  * password, it is locked, or a run of `every` failures is complete and its lock not yet set. A lock

@@ -2,6 +2,7 @@ import { createLocalJWKSet, jwtVerify, type JWTPayload } from "jose";
 import { recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { getConfig } from "@/lib/config";
 import type { SessionRow } from "@/lib/db/schema";
+import { findPrimaryEmail } from "@/lib/emails";
 import { Unauthorized } from "@/lib/errors";
 import { requireSecondFactor } from "@/lib/mfa";
 import { getJwks, signToken, type Tenant } from "@/lib/tenants";
@@ -9,7 +10,6 @@ import { findUser, type User } from "@/lib/users";
 import {
   deleteSession,
   deleteUserSessions,
-  findPrimaryEmail,
   insertSession,
   sweepExpiredSessions,
   touchSession,

@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, inArray, lt, ne, sql } from "drizzle-orm";
 import { executor } from "@/lib/db";
-import { emails, sessions, type EmailRow, type SessionRow } from "@/lib/db/schema";
+import { sessions, type SessionRow } from "@/lib/db/schema";
 import { UUID_PATTERN } from "@/lib/tenants/tenant";
 
 export async function insertSession(
@@ -106,14 +106,4 @@ export async function sweepExpiredSessions(): Promise<number> {
     .where(lt(sessions.expiresAt, sql`now()`))
     .returning({ id: sessions.id });
   return rows.length;
-}
-
-export async function findPrimaryEmail(tenantId: string, userId: string): Promise<EmailRow | undefined> {
-  const db = await executor();
-  const [row] = await db
-    .select()
-    .from(emails)
-    .where(and(eq(emails.tenantId, tenantId), eq(emails.userId, userId), eq(emails.isPrimary, true)))
-    .limit(1);
-  return row;
 }

@@ -16,3 +16,4 @@ export {
 export { deleteDevice, listDevices, renameDevice, toDevice, type Device } from "./devices";
 export type { AuthenticatorRequest } from "./request";
 export { TEST_VENDOR_ID, trustedFacetIds } from "./policy";
+export { sweepOldRequests } from "./store";

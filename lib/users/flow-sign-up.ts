@@ -2,18 +2,18 @@ import type { RegistrationResponseJSON } from "@simplewebauthn/server";
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { storeRegisteredCredential } from "@/lib/ceremonies/webauthn/registration";
 import type { VerifiedRegistration } from "@/lib/ceremonies/webauthn/registration";
-import { findCredential } from "@/lib/credentials/store";
-import { executor, transaction } from "@/lib/db";
-import { users, type EmailRow } from "@/lib/db/schema";
-import { isClaimOnly, releaseClaim } from "@/lib/emails";
-import { findEmailByAddress, insertEmail } from "@/lib/emails/store";
+import { findCredential } from "@/lib/credentials";
+import { transaction } from "@/lib/db";
+import type { EmailRow } from "@/lib/db/schema";
+import { addEmail, EmailTaken, isAddressTaken } from "@/lib/emails";
 import { AppError, Conflict } from "@/lib/errors";
+import { setFirstPassword } from "@/lib/passwords";
 import { hashPassword } from "@/lib/passwords/hashing";
 import { checkNewPassword, normalizePassword } from "@/lib/passwords/rules";
-import { upsertPassword } from "@/lib/passwords/store";
 import type { Tenant } from "@/lib/tenants";
 import { findUserByUsername } from "./lookup";
-import { toUser, type User } from "./user";
+import { insertPlatformUser } from "./store";
+import type { User } from "./user";
 
 /** What a sign-up conflicts with: an address, a username or a credential id another user holds. */
 export type SignUpConflictField = "email" | "username" | "credential";
@@ -48,8 +48,7 @@ export interface FlowSignUp {
  * address's owner may take over by verifying it (`isClaimOnly`; only with verification required).
  */
 export async function emailTaken(tenant: Tenant, address: string): Promise<boolean> {
-  const existing = await findEmailByAddress(tenant.id, address);
-  return existing !== undefined && !isClaimOnly(tenant, existing);
+  return isAddressTaken(tenant, address);
 }
 
 /** Whether a platform user has the username (case-insensitively). */
@@ -67,13 +66,6 @@ export async function prepareSignUpPassword(tenant: Tenant, password: string): P
   return hashPassword(normalized);
 }
 
-/** Inserts the platform user with its pre-generated id; undefined when the username is taken meanwhile. */
-async function insertSignUpUser(tenantId: string, id: string, username: string | null) {
-  const db = await executor();
-  const [row] = await db.insert(users).values({ tenantId, id, username }).onConflictDoNothing().returning();
-  return row ? toUser(row) : undefined;
-}
-
 /** The primary address; an unverified claim on it is released first (the flow proved it). */
 async function insertSignUpEmail(
   tenant: Tenant,
@@ -81,20 +73,11 @@ async function insertSignUpEmail(
   input: FlowSignUp,
   context: AuditContext,
 ): Promise<EmailRow> {
-  const existing = await findEmailByAddress(tenant.id, input.email);
-  if (existing) {
-    if (!input.emailVerified || !isClaimOnly(tenant, existing)) throw new SignUpConflict("email");
-    await releaseClaim(tenant, existing, context);
-  }
-  const row = await insertEmail({
-    tenantId: tenant.id,
-    userId: user.id,
-    address: input.email,
-    verified: input.emailVerified,
-    isPrimary: true,
+  const options = { address: input.email, verified: input.emailVerified, context };
+  // Only a flow that proved the address takes another user's mere claim on it over.
+  return addEmail(tenant, user.id, { ...options, takeOverClaim: input.emailVerified }).catch((error) => {
+    throw error instanceof EmailTaken ? new SignUpConflict("email") : error;
   });
-  if (!row) throw new SignUpConflict("email");
-  return row;
 }
 
 /** The first credential: the verified passkey or the password hash, whichever the flow collected. */
@@ -105,12 +88,7 @@ async function storeFirstCredential(
   context: AuditContext & { actor: string },
 ): Promise<string | null> {
   if (input.passwordHash !== undefined) {
-    await upsertPassword(tenant.id, user.id, input.passwordHash);
-    await recordAuditEvent(tenant.id, {
-      ...context,
-      type: "password.set.succeeded",
-      details: { created: true, unlocked: false },
-    });
+    await setFirstPassword(tenant, user.id, input.passwordHash, context);
   }
   if (!input.passkey) return null;
   const credentialId = input.passkey.verified.info.credential.id;
@@ -144,7 +122,7 @@ export async function completeFlowSignUp(
       if (!tenant.platform.account.allowSignup) {
         throw new AppError("FORBIDDEN", undefined, { details: ["sign-up is disabled for this tenant"] });
       }
-      const user = await insertSignUpUser(tenant.id, input.userId, input.username);
+      const user = await insertPlatformUser(tenant.id, input.userId, input.username);
       // The id is a fresh UUID: only the username can conflict.
       if (!user) throw new SignUpConflict("username");
       const email = await insertSignUpEmail(tenant, user, input, audit);

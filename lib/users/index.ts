@@ -2,6 +2,7 @@ export {
   findUser,
   findUserByExternalId,
   insertUser,
+  lockUser,
   upsertExternalUser,
   type ExternalUserProfile,
 } from "./store";

@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { executor } from "@/lib/db";
 import { users } from "@/lib/db/schema";
-import { findEmailByAddress } from "@/lib/emails/store";
+import { findEmailByAddress } from "@/lib/emails";
 import { findUser } from "./store";
 import { toUser, type User } from "./user";
 

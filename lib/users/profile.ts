@@ -1,9 +1,9 @@
-import { and, asc, eq } from "drizzle-orm";
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
-import { executor } from "@/lib/db";
-import { emails, users, type EmailRow } from "@/lib/db/schema";
+import type { EmailRow } from "@/lib/db/schema";
+import { selectUserEmails } from "@/lib/emails";
 import { AppError } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
+import { deleteUserRow } from "./store";
 import type { User } from "./user";
 
 /** The signed-in user with their addresses, oldest first (`GET /me`). */
@@ -14,13 +14,7 @@ export interface UserProfile {
 
 /** `GET /me`: the signed-in user and their addresses. */
 export async function getProfile(tenant: Tenant, user: User): Promise<UserProfile> {
-  const db = await executor();
-  const rows = await db
-    .select()
-    .from(emails)
-    .where(and(eq(emails.tenantId, tenant.id), eq(emails.userId, user.id)))
-    .orderBy(asc(emails.createdAt));
-  return { user, emails: rows };
+  return { user, emails: await selectUserEmails(tenant.id, user.id) };
 }
 
 /** Deletes the user and everything of theirs (sessions, emails, credentials…), when the tenant allows it. */
@@ -36,8 +30,7 @@ async function deleteAllowedAccount(tenant: Tenant, user: User, context: AuditCo
       details: ["account deletion is disabled for this tenant"],
     });
   }
-  const db = await executor();
-  await db.delete(users).where(and(eq(users.tenantId, tenant.id), eq(users.id, user.id)));
+  await deleteUserRow(tenant.id, user.id);
   await recordAuditEvent(tenant.id, {
     ...context,
     actor: user.id,

@@ -1,9 +1,8 @@
 import { auditFailures, type AuditContext } from "@/lib/audit";
-import type { Credential } from "@/lib/credentials";
-import { selectUserCredentials } from "@/lib/credentials/store";
+import { selectUserCredentials, type Credential } from "@/lib/credentials";
 import type { EmailRow } from "@/lib/db/schema";
 import { normalizeAddress } from "@/lib/emails/address";
-import { findEmailByAddress, selectUserEmails } from "@/lib/emails/store";
+import { findEmailByAddress, selectUserEmails } from "@/lib/emails";
 import { AppError, NotFound } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
 import { deleteAccount } from "./profile";

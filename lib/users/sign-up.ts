@@ -1,9 +1,9 @@
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { transaction } from "@/lib/db";
-import type { EmailRow } from "@/lib/db/schema";
-import { isClaimOnly, normalizeAddress, releaseClaim } from "@/lib/emails";
-import { findEmailByAddress, hasLoginCredentials, insertEmail, selectUserEmails } from "@/lib/emails/store";
+import { selectUserCredentials } from "@/lib/credentials";
+import { addEmail, EmailTaken, findEmailByAddress, normalizeAddress, selectUserEmails } from "@/lib/emails";
 import { AppError, Conflict } from "@/lib/errors";
+import { hasPassword } from "@/lib/passwords";
 import { issueSession, selectUserSessions, type IssuedSession } from "@/lib/sessions";
 import type { Tenant } from "@/lib/tenants";
 import { findUser, insertUser } from "./store";
@@ -30,7 +30,8 @@ export interface SignedUp {
 async function isPendingSignUp(tenant: Tenant, userId: string): Promise<boolean> {
   const emails = await selectUserEmails(tenant.id, userId);
   if (emails.some((email) => email.verified)) return false;
-  if (await hasLoginCredentials(tenant.id, userId)) return false;
+  if ((await selectUserCredentials(tenant.id, userId)).length > 0) return false;
+  if (await hasPassword(tenant.id, userId)) return false;
   return (await selectUserSessions(tenant.id, userId)).length === 0;
 }
 
@@ -54,25 +55,17 @@ export async function signUp(
     const requireVerification = tenant.platform.emails.requireVerification;
     const { user, email, reused } = await transaction(async () => {
       const existing = await findEmailByAddress(tenant.id, address);
-      if (existing && requireVerification && !existing.verified) {
-        if (existing.isPrimary && (await isPendingSignUp(tenant, existing.userId))) {
+      if (existing && requireVerification && !existing.verified && existing.isPrimary) {
+        if (await isPendingSignUp(tenant, existing.userId)) {
           const pending = await findUser(tenant.id, existing.userId);
           if (pending) return { user: pending, email: existing, reused: true };
         }
-        if (!isClaimOnly(tenant, existing)) throw taken();
-        await releaseClaim(tenant, existing, context);
-      } else if (existing) {
-        throw taken();
       }
       const created: User = await insertUser(tenant.id);
-      const row: EmailRow | undefined = await insertEmail({
-        tenantId: tenant.id,
-        userId: created.id,
-        address,
-        verified: false,
-        isPrimary: true,
+      // The first address, so primary; another user's mere claim on it is released.
+      const row = await addEmail(tenant, created.id, { address, verified: false, context }).catch((error) => {
+        throw error instanceof EmailTaken ? taken() : error;
       });
-      if (!row) throw taken();
       return { user: created, email: row, reused: false };
     });
     await recordAuditEvent(tenant.id, {

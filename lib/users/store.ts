@@ -57,3 +57,38 @@ export async function insertUser(tenantId: string): Promise<User> {
   const [row] = await db.insert(users).values({ tenantId }).returning();
   return toUser(row!);
 }
+
+/** A platform user (no external id) with its pre-generated id; undefined when the username is taken. */
+export async function insertPlatformUser(
+  tenantId: string,
+  id: string,
+  username: string | null,
+): Promise<User | undefined> {
+  const db = await executor();
+  const [row] = await db.insert(users).values({ tenantId, id, username }).onConflictDoNothing().returning();
+  return row ? toUser(row) : undefined;
+}
+
+/** Deletes the user; the database cascades to everything of theirs (sessions, emails, credentials…). */
+export async function deleteUserRow(tenantId: string, userId: string): Promise<boolean> {
+  const db = await executor();
+  const rows = await db
+    .delete(users)
+    .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)))
+    .returning({ id: users.id });
+  return rows.length === 1;
+}
+
+/**
+ * Takes the user's row lock until the transaction ends: the one lock that serialises changes to a
+ * user's addresses and credentials. False when the tenant has no such user.
+ */
+export async function lockUser(tenantId: string, userId: string): Promise<boolean> {
+  const db = await executor();
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)))
+    .for("update");
+  return rows.length === 1;
+}

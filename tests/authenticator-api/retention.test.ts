@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { sweepOldRequests } from "@/lib/uaf-requests/store";
+import { sweepOldRequests } from "@/lib/uaf-requests";
 import { executor } from "@/lib/db";
 import { uafRequests } from "@/lib/db/schema";
 import { authenticatorRequest } from "../helpers/authenticator-api";

@@ -5,7 +5,7 @@ import type {
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { transaction } from "@/lib/db";
 import type { CeremonyKind } from "@/lib/db/schema";
-import { selectUserEmails } from "@/lib/emails/store";
+import { selectUserEmails } from "@/lib/emails";
 import type { Tenant } from "@/lib/tenants";
 import type { User } from "@/lib/users";
 import type { PublicCeremonyResult } from "./public";

@@ -1,0 +1,17 @@
+import { Conflict } from "@/lib/errors";
+
+/** The user already has the tenant's maximum number of addresses. */
+export class EmailLimitReached extends Conflict {
+  constructor(readonly max: number) {
+    super(undefined, { details: [`max number of email addresses reached (${max})`] });
+  }
+}
+
+/** The address is already the user's own (`mine`) or another account's (more than a claim on it). */
+export class EmailTaken extends Conflict {
+  constructor(readonly mine: boolean) {
+    super(undefined, {
+      details: [mine ? "the address is already one of yours" : "the address belongs to another account"],
+    });
+  }
+}

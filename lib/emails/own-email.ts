@@ -1,0 +1,23 @@
+import { transaction } from "@/lib/db";
+import type { EmailRow } from "@/lib/db/schema";
+import { NotFound } from "@/lib/errors";
+import { lockUser } from "@/lib/users";
+import { findEmail } from "./store";
+
+/**
+ * Runs `work` on one of the user's own addresses, in a transaction under the user's lock. Another
+ * user's address, or an unknown id, is 404 (not found either).
+ */
+export async function withOwnEmail<T>(
+  tenantId: string,
+  userId: string,
+  emailId: string,
+  work: (email: EmailRow) => Promise<T>,
+): Promise<T> {
+  return transaction(async () => {
+    await lockUser(tenantId, userId);
+    const email = await findEmail(tenantId, emailId);
+    if (!email || email.userId !== userId) throw new NotFound(undefined, { details: ["email not found"] });
+    return work(email);
+  });
+}

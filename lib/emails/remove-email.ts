@@ -1,0 +1,35 @@
+import { recordAuditEvent, type AuditContext } from "@/lib/audit";
+import { Conflict } from "@/lib/errors";
+import { detachPasscodes } from "@/lib/passcodes";
+import type { Tenant } from "@/lib/tenants";
+import { withOwnEmail } from "./own-email";
+import { countUserEmails, deleteEmailRow } from "./store";
+
+/**
+ * Removes one of the user's addresses, under the user's lock: never the primary one (so never the
+ * last one), 409. Its codes keep counting against the address. Records `email.delete.succeeded`.
+ */
+export async function removeEmail(
+  tenant: Tenant,
+  userId: string,
+  emailId: string,
+  context: AuditContext,
+): Promise<void> {
+  await withOwnEmail(tenant.id, userId, emailId, async (email) => {
+    if (email.isPrimary) {
+      throw new Conflict(undefined, {
+        details: ["the primary address cannot be deleted: make another address primary first"],
+      });
+    }
+    if ((await countUserEmails(tenant.id, userId)) <= 1) {
+      throw new Conflict(undefined, { details: ["the last address cannot be deleted"] });
+    }
+    await detachPasscodes(tenant.id, email.id);
+    await deleteEmailRow(tenant.id, email.id);
+    await recordAuditEvent(tenant.id, {
+      ...context,
+      type: "email.delete.succeeded",
+      details: { userId, emailId: email.id },
+    });
+  });
+}

@@ -1,0 +1,30 @@
+import { recordAuditEvent, type AuditContext } from "@/lib/audit";
+import { Conflict } from "@/lib/errors";
+import type { Tenant } from "@/lib/tenants";
+import { withOwnEmail } from "./own-email";
+import { setPrimaryEmailRow } from "./store";
+
+/**
+ * Makes one of the user's addresses primary, under the user's lock; already primary is a no-op. With
+ * verification required, only a verified address can become primary (it is the JWT's `email` claim
+ * and where login codes go). Records `email.set_primary.succeeded`.
+ */
+export async function setPrimary(
+  tenant: Tenant,
+  userId: string,
+  emailId: string,
+  context: AuditContext,
+): Promise<void> {
+  await withOwnEmail(tenant.id, userId, emailId, async (email) => {
+    if (email.isPrimary) return;
+    if (tenant.platform.emails.requireVerification && !email.verified) {
+      throw new Conflict(undefined, { details: ["verify the address before making it primary"] });
+    }
+    await setPrimaryEmailRow(tenant.id, userId, email.id);
+    await recordAuditEvent(tenant.id, {
+      ...context,
+      type: "email.set_primary.succeeded",
+      details: { userId, emailId: email.id },
+    });
+  });
+}
