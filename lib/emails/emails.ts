@@ -1,7 +1,7 @@
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { transaction } from "@/lib/db";
 import type { EmailRow } from "@/lib/db/schema";
-import { AppError, Conflict, NotFound } from "@/lib/errors";
+import { AppError, isFault } from "@/lib/errors";
 import { getLogger } from "@/lib/log";
 import { sendPasscode, type PasscodeInfo } from "@/lib/passcodes";
 import { detachPasscodes } from "@/lib/passcodes/store";
@@ -76,17 +76,19 @@ export async function createEmail(
   const address = normalizeAddress(input.address);
   const row = await auditFailures(tenant.id, "email.create", context, () =>
     transaction(async () => {
-      if (!(await lockUser(tenant.id, user.id))) throw new NotFound("user not found");
+      if (!(await lockUser(tenant.id, user.id))) throw new AppError("USER_NOT_FOUND", "user not found");
       const max = tenant.platform.emails.maxPerUser;
       if ((await countUserEmails(tenant.id, user.id)) >= max) {
-        throw new Conflict(undefined, { details: [`max number of email addresses reached (${max})`] });
+        throw new AppError("EMAIL_LIMIT_REACHED", undefined, {
+          details: [`max number of email addresses reached (${max})`],
+        });
       }
       const existing = await findEmailByAddress(tenant.id, address);
       if (existing?.userId === user.id) {
-        throw new Conflict(undefined, { details: ["the address is already one of yours"] });
+        throw new AppError("EMAIL_TAKEN", undefined, { details: ["the address is already one of yours"] });
       }
       if (existing && !isClaimOnly(tenant, existing)) {
-        throw new Conflict(undefined, { details: ["the address belongs to another account"] });
+        throw new AppError("EMAIL_TAKEN", undefined, { details: ["the address belongs to another account"] });
       }
       if (existing) await releaseClaim(tenant, existing, context);
       const hasPrimary = (await selectUserEmails(tenant.id, user.id)).some((email) => email.isPrimary);
@@ -97,7 +99,9 @@ export async function createEmail(
         verified: false,
         isPrimary: !hasPrimary,
       });
-      if (!created) throw new Conflict(undefined, { details: ["the address belongs to another account"] });
+      if (!created) {
+        throw new AppError("EMAIL_TAKEN", undefined, { details: ["the address belongs to another account"] });
+      }
       await recordAuditEvent(tenant.id, {
         ...context,
         type: "email.create.succeeded",
@@ -112,7 +116,7 @@ export async function createEmail(
       result.passcode = await sendPasscode(tenant, user, row, user.id, context);
     } catch (error) {
       // The address exists either way; the client can ask again with /passcode/login/initialize.
-      const level = error instanceof AppError && error.status < 500 ? "info" : "error";
+      const level = error instanceof AppError && !isFault(error.code) ? "info" : "error";
       getLogger()[level]({ err: error, tenantId: tenant.id, emailId: row.id }, "verification code not sent");
     }
   }
@@ -122,7 +126,8 @@ export async function createEmail(
 /** The user's own address, or 404 (another user's address is not found either). */
 async function ownEmail(tenant: Tenant, user: User, emailId: string): Promise<EmailRow> {
   const email = await findEmail(tenant.id, emailId);
-  if (!email || email.userId !== user.id) throw new NotFound(undefined, { details: ["email not found"] });
+  if (!email || email.userId !== user.id)
+    throw new AppError("EMAIL_NOT_FOUND", undefined, { details: ["email not found"] });
   return email;
 }
 
@@ -142,7 +147,9 @@ export async function setPrimaryEmail(
       const email = await ownEmail(tenant, user, emailId);
       if (email.isPrimary) return;
       if (tenant.platform.emails.requireVerification && !email.verified) {
-        throw new Conflict(undefined, { details: ["verify the address before making it primary"] });
+        throw new AppError("EMAIL_UNVERIFIED", undefined, {
+          details: ["verify the address before making it primary"],
+        });
       }
       await setPrimaryEmailRow(tenant.id, user.id, email.id);
       await recordAuditEvent(tenant.id, {
@@ -166,12 +173,14 @@ export async function deleteEmail(
       await lockUser(tenant.id, user.id);
       const email = await ownEmail(tenant, user, emailId);
       if (email.isPrimary) {
-        throw new Conflict(undefined, {
+        throw new AppError("EMAIL_UNDELETABLE", undefined, {
           details: ["the primary address cannot be deleted: make another address primary first"],
         });
       }
       if ((await countUserEmails(tenant.id, user.id)) <= 1) {
-        throw new Conflict(undefined, { details: ["the last address cannot be deleted"] });
+        throw new AppError("EMAIL_UNDELETABLE", undefined, {
+          details: ["the last address cannot be deleted"],
+        });
       }
       await detachPasscodes(tenant.id, email.id);
       await deleteEmailRow(tenant.id, email.id);

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { executor } from "@/lib/db";
 import { passwords } from "@/lib/db/schema";
-import { NotFound } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
 import type { User } from "@/lib/users";
 import { ensurePasswordsEnabled } from "./rules";
@@ -32,7 +32,7 @@ export async function deletePassword(tenant: Tenant, user: User, context: AuditC
   await auditFailures(tenant.id, "password.delete", audit, async () => {
     ensurePasswordsEnabled(tenant);
     if (!(await deletePasswordRow(tenant.id, user.id))) {
-      throw new NotFound(undefined, { details: ["the user has no password"] });
+      throw new AppError("PASSWORD_NOT_FOUND", undefined, { details: ["the user has no password"] });
     }
     await recordAuditEvent(tenant.id, { ...audit, type: "password.delete.succeeded" });
   });

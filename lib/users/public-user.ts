@@ -2,7 +2,7 @@ import { auditFailures, type AuditContext } from "@/lib/audit";
 import { selectUserCredentials } from "@/lib/credentials/store";
 import { normalizeAddress } from "@/lib/emails/address";
 import { findEmailByAddress, selectUserEmails } from "@/lib/emails/store";
-import { AppError, NotFound } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
 import { deleteAccount } from "./profile";
 import { findUser } from "./store";
@@ -39,7 +39,7 @@ export async function getPublicUser(tenant: Tenant, caller: User, userId: string
     throw new AppError("FORBIDDEN", undefined, { details: ["a session may only read its own user"] });
   }
   const user = await findUser(tenant.id, caller.id);
-  if (!user) throw new NotFound(undefined, { details: ["user not found"] });
+  if (!user) throw new AppError("USER_NOT_FOUND", undefined, { details: ["user not found"] });
   const primary = (await selectUserEmails(tenant.id, user.id)).find((email) => email.isPrimary);
   const credentials = await selectUserCredentials(tenant.id, user.id);
   return {
@@ -82,7 +82,7 @@ export async function lookupUser(tenant: Tenant, input: { email: string }): Prom
   const address = normalizeAddress(input.email, "email");
   const email = await findEmailByAddress(tenant.id, address);
   if (!email || (tenant.platform.emails.requireVerification && !email.verified)) {
-    throw new NotFound(undefined, { details: ["user not found"] });
+    throw new AppError("USER_NOT_FOUND", undefined, { details: ["user not found"] });
   }
   const passkeys = await selectUserCredentials(tenant.id, email.userId, { mfa: false });
   return {

@@ -3,7 +3,7 @@ import { transaction } from "@/lib/db";
 import type { EmailRow } from "@/lib/db/schema";
 import { isClaimOnly, normalizeAddress, releaseClaim } from "@/lib/emails";
 import { findEmailByAddress, hasLoginCredentials, insertEmail, selectUserEmails } from "@/lib/emails/store";
-import { AppError, Conflict } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import { issueSession, selectUserSessions, type IssuedSession } from "@/lib/sessions";
 import type { Tenant } from "@/lib/tenants";
 import { findUser, insertUser } from "./store";
@@ -34,7 +34,8 @@ async function isPendingSignUp(tenant: Tenant, userId: string): Promise<boolean>
   return (await selectUserSessions(tenant.id, userId)).length === 0;
 }
 
-const taken = () => new Conflict(undefined, { details: ["a user with this email address already exists"] });
+const taken = () =>
+  new AppError("EMAIL_TAKEN", undefined, { details: ["a user with this email address already exists"] });
 
 /**
  * `POST /users` `{email}`: creates a user with that primary address, unverified. With verification
@@ -48,7 +49,7 @@ export async function signUp(
 ): Promise<SignedUp> {
   return auditFailures(tenant.id, "user.signup", context, async () => {
     if (!tenant.platform.account.allowSignup) {
-      throw new AppError("FORBIDDEN", undefined, { details: ["sign-up is disabled for this tenant"] });
+      throw new AppError("SIGN_UP_DISABLED", undefined, { details: ["sign-up is disabled for this tenant"] });
     }
     const address = normalizeAddress(input.email, "email");
     const requireVerification = tenant.platform.emails.requireVerification;
