@@ -20,6 +20,7 @@ import { getConfig } from "@/lib/config";
 import { getMasterSecret } from "@/lib/crypto";
 import { getDatabase } from "@/lib/db";
 import { AppError } from "@/lib/errors";
+import { PASSKEY_ERRORS } from "@/lib/http/presenters/passkey";
 import { getTenant } from "@/lib/tenants";
 
 const MAX_BODY_BYTES = 64 * 1024;
@@ -97,7 +98,8 @@ async function main(): Promise<void> {
       (body) => send(res, 200, body),
       (error: unknown) => {
         if (error instanceof AppError || error instanceof HttpError) {
-          send(res, error.status, { title: [error.message], status: error.status });
+          const status = error instanceof AppError ? PASSKEY_ERRORS[error.code].status : error.status;
+          send(res, status, { title: [error.message], status });
         } else {
           process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
           send(res, 500, { title: ["internal error"], status: 500 });

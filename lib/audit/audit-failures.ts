@@ -1,5 +1,6 @@
 import { recordAuditEvent, type AuditContext } from "./record-audit-event";
 import { AppError } from "@/lib/errors";
+import { PLATFORM_STATUS } from "@/lib/http/presenters/platform-status";
 import { getLogger } from "@/lib/log";
 
 /**
@@ -18,7 +19,8 @@ export async function auditFailures<T>(
   } catch (error) {
     const reason =
       error instanceof AppError ? [error.message, ...error.details].join(": ") : "internal error";
-    const status = error instanceof AppError ? error.status : 500;
+    // The status a platform caller sees, as the failure's class (the Passkey API answers the same).
+    const status = PLATFORM_STATUS[error instanceof AppError ? error.code : "INTERNAL"];
     try {
       await recordAuditEvent(tenantId, { ...context, type: `${type}.failed`, details: { reason, status } });
     } catch (auditError) {

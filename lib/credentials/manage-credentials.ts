@@ -1,6 +1,6 @@
 import { recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { transaction } from "@/lib/db";
-import { NotFound } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import { findUserByExternalId } from "@/lib/users";
 import type { Credential } from "./credential";
 import { findCredentialWithOwner } from "./credential-owner";
@@ -12,7 +12,7 @@ export interface OwnedCredential {
   ownerExternalId: string | null;
 }
 
-const credentialNotFound = () => new NotFound("credential not found");
+const credentialNotFound = () => new AppError("CREDENTIAL_NOT_FOUND", "credential not found");
 
 /** The user's passkeys and MFA keys, oldest first; an unknown user has none. */
 export async function listCredentials(tenantId: string, externalUserId: string): Promise<OwnedCredential[]> {

@@ -1,6 +1,6 @@
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { transaction } from "@/lib/db";
-import { NotFound } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import type { Credential } from "./credential";
 import { deleteUserCredentialRow, selectUserCredentials, updateUserCredentialName } from "./store";
 
@@ -8,7 +8,7 @@ import { deleteUserCredentialRow, selectUserCredentials, updateUserCredentialNam
  * The signed-in user's own credentials (public API). Another user's or tenant's credential, or an
  * unknown id, is the same 404 with the spec's text `Not found`.
  */
-const notFound = () => new NotFound("Not found");
+const notFound = () => new AppError("CREDENTIAL_NOT_FOUND", "Not found");
 
 /** The user's passkeys and MFA keys, oldest first. */
 export function listUserCredentials(tenantId: string, userId: string): Promise<Credential[]> {

@@ -1,7 +1,7 @@
 import { recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { transaction } from "@/lib/db";
 import type { EmailRow } from "@/lib/db/schema";
-import { NotFound } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
 import { lockUser } from "@/lib/users";
 import { isClaimOnly, releaseClaim } from "./claims";
@@ -27,7 +27,7 @@ export interface AddEmailOptions {
 export async function addEmail(tenant: Tenant, userId: string, options: AddEmailOptions): Promise<EmailRow> {
   const { address, verified, context, takeOverClaim = true } = options;
   return transaction(async () => {
-    if (!(await lockUser(tenant.id, userId))) throw new NotFound("user not found");
+    if (!(await lockUser(tenant.id, userId))) throw new AppError("USER_NOT_FOUND", "user not found");
     const max = tenant.platform.emails.maxPerUser;
     if ((await countUserEmails(tenant.id, userId)) >= max) throw new EmailLimitReached(max);
     const existing = await findEmailByAddress(tenant.id, address);

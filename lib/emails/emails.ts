@@ -1,6 +1,6 @@
 import { auditFailures, type AuditContext } from "@/lib/audit";
 import type { EmailRow } from "@/lib/db/schema";
-import { AppError } from "@/lib/errors";
+import { AppError, isFault } from "@/lib/errors";
 import { getLogger } from "@/lib/log";
 import { sendPasscode, type PasscodeInfo } from "@/lib/passcodes";
 import type { Tenant } from "@/lib/tenants";
@@ -56,7 +56,7 @@ export async function createEmail(
       result.passcode = await sendPasscode(tenant, user, row, user.id, context);
     } catch (error) {
       // The address exists either way; the client can ask again with /passcode/login/initialize.
-      const level = error instanceof AppError && error.status < 500 ? "info" : "error";
+      const level = error instanceof AppError && !isFault(error.code) ? "info" : "error";
       getLogger()[level]({ err: error, tenantId: tenant.id, emailId: row.id }, "verification code not sent");
     }
   }

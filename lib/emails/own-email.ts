@@ -1,6 +1,6 @@
 import { transaction } from "@/lib/db";
 import type { EmailRow } from "@/lib/db/schema";
-import { NotFound } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import { lockUser } from "@/lib/users";
 import { findEmail } from "./store";
 
@@ -17,7 +17,7 @@ export async function withOwnEmail<T>(
   return transaction(async () => {
     await lockUser(tenantId, userId);
     const email = await findEmail(tenantId, emailId);
-    if (!email || email.userId !== userId) throw new NotFound(undefined, { details: ["email not found"] });
+    if (!email || email.userId !== userId) throw new AppError("EMAIL_NOT_FOUND", undefined, { details: ["email not found"] });
     return work(email);
   });
 }

@@ -1,5 +1,5 @@
 import { recordAuditEvent, type AuditContext } from "@/lib/audit";
-import { Conflict } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import { detachPasscodes } from "@/lib/passcodes";
 import type { Tenant } from "@/lib/tenants";
 import { withOwnEmail } from "./own-email";
@@ -17,12 +17,12 @@ export async function removeEmail(
 ): Promise<void> {
   await withOwnEmail(tenant.id, userId, emailId, async (email) => {
     if (email.isPrimary) {
-      throw new Conflict(undefined, {
+      throw new AppError("EMAIL_UNDELETABLE", undefined, {
         details: ["the primary address cannot be deleted: make another address primary first"],
       });
     }
     if ((await countUserEmails(tenant.id, userId)) <= 1) {
-      throw new Conflict(undefined, { details: ["the last address cannot be deleted"] });
+      throw new AppError("EMAIL_UNDELETABLE", undefined, { details: ["the last address cannot be deleted"] });
     }
     await detachPasscodes(tenant.id, email.id);
     await deleteEmailRow(tenant.id, email.id);

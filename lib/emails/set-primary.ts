@@ -1,5 +1,5 @@
 import { recordAuditEvent, type AuditContext } from "@/lib/audit";
-import { Conflict } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
 import { withOwnEmail } from "./own-email";
 import { setPrimaryEmailRow } from "./store";
@@ -18,7 +18,7 @@ export async function setPrimary(
   await withOwnEmail(tenant.id, userId, emailId, async (email) => {
     if (email.isPrimary) return;
     if (tenant.platform.emails.requireVerification && !email.verified) {
-      throw new Conflict(undefined, { details: ["verify the address before making it primary"] });
+      throw new AppError("EMAIL_UNVERIFIED", undefined, { details: ["verify the address before making it primary"] });
     }
     await setPrimaryEmailRow(tenant.id, userId, email.id);
     await recordAuditEvent(tenant.id, {

@@ -1,4 +1,4 @@
-import { STATUS_TEXT, statusOf, type ErrorCode } from "./codes";
+import { ERROR_CODES, type ErrorCode } from "./codes";
 
 export interface AppErrorOptions {
   cause?: unknown;
@@ -9,8 +9,10 @@ export interface AppErrorOptions {
 }
 
 /**
- * The base of every expected failure. `code` is stable and machine-readable; `message` is safe to show
- * to the caller. Anything that is not an AppError is treated as a bug and answered with a generic 500.
+ * The base of every expected failure. `code` is stable and machine-readable and names what went wrong;
+ * `message` is safe to show to the caller. How a surface answers a code (status, body) is its
+ * presenter's table, never the error's. Anything that is not an AppError is treated as a bug and
+ * answered with a generic 500.
  */
 export class AppError extends Error {
   readonly code: ErrorCode;
@@ -18,15 +20,11 @@ export class AppError extends Error {
   readonly retryAfterSeconds: number | undefined;
 
   constructor(code: ErrorCode, message?: string, options: AppErrorOptions = {}) {
-    super(message ?? STATUS_TEXT[statusOf(code)] ?? code, { cause: options.cause });
+    super(message ?? ERROR_CODES[code], { cause: options.cause });
     this.name = new.target.name;
     this.code = code;
     this.details = options.details ?? [];
     this.retryAfterSeconds = options.retryAfterSeconds;
-  }
-
-  get status(): number {
-    return statusOf(this.code);
   }
 }
 
@@ -51,12 +49,6 @@ export class Unauthorized extends AppError {
 export class NotFound extends AppError {
   constructor(message?: string, options?: AppErrorOptions) {
     super("NOT_FOUND", message, options);
-  }
-}
-
-export class Conflict extends AppError {
-  constructor(message?: string, options?: AppErrorOptions) {
-    super("CONFLICT", message, options);
   }
 }
 

@@ -1,50 +1,149 @@
 /**
- * Every stable error code Sesame may throw, and the one place its HTTP status is decided.
- * Domain code throws codes; presenters in lib/http/presenters turn them into each surface's wire shape.
+ * Every stable error code Sesame throws: what went wrong, never how a surface answers it. Each code maps
+ * to the message an error of it carries when it is thrown without one of its own (the spec's "Errors"
+ * text of the status the platform surfaces answer it with: messages reach the wire, so they are pinned).
+ * Presenters decide the wire: `lib/http/presenters` (platform and Passkey API tables) and
+ * `lib/flows/errors.ts` (the flow API's table of Hanko flow codes).
  */
-export const ERROR_STATUS = {
-  BAD_REQUEST: 400,
-  VALIDATION_FAILED: 400,
-  MALFORMED_JSON: 400,
-  UNAUTHORIZED: 401,
-  FORBIDDEN: 403,
-  /** A one-factor login (deprecated public API) of a user who set up a second factor the tenant enforces. */
-  SECOND_FACTOR_REQUIRED: 403,
-  NOT_FOUND: 404,
-  /** A passcode past its lifetime (Hanko answers 408 "passcode request timed out"). */
-  PASSCODE_EXPIRED: 408,
-  CONFLICT: 409,
-  /** Gone for good, e.g. a passcode after too many wrong attempts (Hanko's 410, which its SDK reads). */
-  GONE: 410,
-  PAYLOAD_TOO_LARGE: 413,
-  UNSUPPORTED_MEDIA_TYPE: 415,
-  /** Well-formed but no longer acceptable, e.g. an expired one-time token (Hanko's 422 "token has expired"). */
-  UNPROCESSABLE: 422,
-  RATE_LIMITED: 429,
-  // The spec answers database trouble on the status page with 500, so we use 500 everywhere for it.
-  DATABASE_UNAVAILABLE: 500,
-  INTERNAL: 500,
-} as const satisfies Record<string, number>;
+export const ERROR_CODES = {
+  // Transport and access: generic codes for the request itself, thrown where no domain code fits.
+  /** The request is wrong in a way no more specific code names. */
+  BAD_REQUEST: "Bad Request",
+  /** Params, query or body do not match the contract (details: one line per invalid field). */
+  VALIDATION_FAILED: "Bad Request",
+  /** The body is not valid JSON. */
+  MALFORMED_JSON: "Bad Request",
+  /** No valid credentials (API key, out-of-band token) for this request. */
+  UNAUTHORIZED: "Unauthorized",
+  /** Authenticated, but this caller or tenant may not do this. */
+  FORBIDDEN: "Forbidden",
+  /** The addressed resource (tenant, API key, endpoint) does not exist. */
+  NOT_FOUND: "Not Found",
+  /** The request conflicts with the current state of a resource. */
+  CONFLICT: "Conflict",
+  /** The body exceeds the size limit. */
+  PAYLOAD_TOO_LARGE: "Payload Too Large",
+  /** The body is not sent as JSON. */
+  UNSUPPORTED_MEDIA_TYPE: "Unsupported Media Type",
+  /** A rate limit refused the request (retryAfterSeconds says when to try again). */
+  RATE_LIMITED: "Too Many Requests",
+  /** The database did not answer (in time). */
+  DATABASE_UNAVAILABLE: "Internal Server Error",
+  /** A bug or an unexpected failure; the cause is logged, never shown. */
+  INTERNAL: "Internal Server Error",
 
-export type ErrorCode = keyof typeof ERROR_STATUS;
+  // Passcodes (lib/passcodes)
+  /** The passcode does not match; the details say how many attempts are left. */
+  PASSCODE_INVALID: "Unauthorized",
+  /** The passcode was already used. */
+  PASSCODE_USED: "Unauthorized",
+  /** No passcode with this id for this tenant. */
+  PASSCODE_NOT_FOUND: "Unauthorized",
+  /** The passcode is past its lifetime or replaced by a newer one (Hanko's 408). */
+  PASSCODE_EXPIRED: "Request Timeout",
+  /** The passcode's wrong attempts are used up (Hanko's 410, which its SDK reads). */
+  PASSCODE_ATTEMPTS_EXCEEDED: "Gone",
 
-/** The spec's texts for each status (spec "Errors" table), used when an error carries no own message. */
-export const STATUS_TEXT: Record<number, string> = {
-  400: "Bad Request",
-  401: "Unauthorized",
-  403: "Forbidden",
-  404: "Not Found",
-  408: "Request Timeout",
-  409: "Conflict",
-  410: "Gone",
-  413: "Payload Too Large",
-  415: "Unsupported Media Type",
-  422: "Unprocessable Entity",
-  429: "Too Many Requests",
-  500: "Internal Server Error",
-  503: "Service Unavailable",
-};
+  // Emails (lib/emails)
+  /** The address belongs to another account, or is already one of the user's. */
+  EMAIL_TAKEN: "Conflict",
+  /** The user has as many addresses as the tenant allows. */
+  EMAIL_LIMIT_REACHED: "Conflict",
+  /** The address must be verified first (the tenant requires verification for this). */
+  EMAIL_UNVERIFIED: "Conflict",
+  /** The primary (and so also the last) address cannot be deleted. */
+  EMAIL_UNDELETABLE: "Conflict",
+  /** The user has no address with this id. */
+  EMAIL_NOT_FOUND: "Not Found",
 
-export function statusOf(code: ErrorCode): number {
-  return ERROR_STATUS[code];
+  // Users and usernames (lib/users)
+  /** The user addressed by the request (path, session or key) does not exist. */
+  USER_NOT_FOUND: "Not Found",
+  /** The user named in the request body does not exist (a body field, so 400 where answered). */
+  USER_UNKNOWN: "Bad Request",
+  /** Another user of the tenant has this username. */
+  USERNAME_TAKEN: "Conflict",
+  /** The username breaks the tenant's length or character rules. */
+  USERNAME_INVALID: "Bad Request",
+  /** Usernames are off for this tenant, or the user is not a platform user. */
+  USERNAME_NOT_ENABLED: "Forbidden",
+  /** The tenant requires a username, so it cannot be removed. */
+  USERNAME_REQUIRED: "Forbidden",
+  /** The tenant does not allow sign-up. */
+  SIGN_UP_DISABLED: "Forbidden",
+  /** The tenant does not allow users to delete their account. */
+  ACCOUNT_DELETION_DISABLED: "Forbidden",
+  /** A sign-up lost to an existing user with the same credential id. */
+  CREDENTIAL_TAKEN: "Conflict",
+
+  // Passwords (lib/passwords)
+  /** Wrong password, or a user without one (the audit log keeps which). */
+  PASSWORD_INVALID: "Unauthorized",
+  /** Password login is locked for a while after too many failures in a row. */
+  PASSWORD_LOCKED: "Forbidden",
+  /** A new password is shorter than the tenant's minimum. */
+  PASSWORD_TOO_SHORT: "Bad Request",
+  /** A password is longer than any password may be. */
+  PASSWORD_TOO_LONG: "Bad Request",
+  /** The user has no password to change or delete. */
+  PASSWORD_NOT_FOUND: "Not Found",
+  /** Passwords are off for this tenant (the routes do not exist then, as in Hanko). */
+  PASSWORDS_DISABLED: "Not Found",
+
+  // Sessions, tokens and second factors (lib/sessions, lib/one-time-tokens, lib/mfa)
+  /** No session, or an invalid, expired or revoked one. */
+  SESSION_INVALID: "Unauthorized",
+  /** A one-time token that does not exist or was used. */
+  TOKEN_NOT_FOUND: "Not Found",
+  /** A one-time token past its lifetime (Hanko's 422 "token has expired"). */
+  TOKEN_EXPIRED: "Unprocessable Entity",
+  /** A one-factor login of a user whose second factor the tenant enforces (deprecated public API). */
+  SECOND_FACTOR_REQUIRED: "Forbidden",
+
+  // WebAuthn ceremonies and credentials (lib/ceremonies/webauthn, lib/credentials)
+  /** The response's clientDataJSON is not base64url JSON with a challenge. */
+  CLIENT_DATA_INVALID: "Bad Request",
+  /** A registration response names no stored challenge of this ceremony (or another user's). */
+  CHALLENGE_NOT_FOUND: "Bad Request",
+  /** A registration response answers a challenge past its lifetime. */
+  CHALLENGE_EXPIRED: "Bad Request",
+  /** A registration response (attestation) does not verify. */
+  ATTESTATION_INVALID: "Bad Request",
+  /** An assertion is not accepted: unknown or expired challenge, unusable credential, failed check. */
+  CEREMONY_VERIFICATION_FAILED: "Unauthorized",
+  /** The user has no credential usable for the requested ceremony. */
+  NO_USABLE_CREDENTIAL: "Bad Request",
+  /** The transaction id was already used for this user. */
+  TRANSACTION_EXISTS: "Conflict",
+  /** No credential with this id (of this user). */
+  CREDENTIAL_NOT_FOUND: "Not Found",
+
+  // Authenticator API (lib/authenticator)
+  /** No UAF request with this id for this tenant. */
+  UAF_REQUEST_NOT_FOUND: "Not Found",
+  /** The UAF request is no longer pending. */
+  UAF_REQUEST_NOT_PENDING: "Conflict",
+  /** No registered authenticator ("device") with this id. */
+  DEVICE_NOT_FOUND: "Not Found",
+  /** The user has no registered authenticator to authenticate with. */
+  NO_REGISTERED_DEVICE: "Bad Request",
+  /** The out-of-band token is wrong, expired or already used. */
+  OOB_TOKEN_INVALID: "Unauthorized",
+
+  // Flows (lib/flows)
+  /**
+   * A flow step refused with one of Hanko's flow codes (FlowError): the flow API answers that code
+   * and its status; no other surface sees it.
+   */
+  FLOW_REFUSED: "Bad Request",
+} as const satisfies Record<string, string>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** Every code, for tables and tests. */
+export const ALL_ERROR_CODES = Object.keys(ERROR_CODES) as ErrorCode[];
+
+/** Faults of Sesame or its database rather than refusals of the request: logged, answered as 500. */
+export function isFault(code: ErrorCode): boolean {
+  return code === "INTERNAL" || code === "DATABASE_UNAVAILABLE";
 }

@@ -1,8 +1,7 @@
-export { ERROR_STATUS, STATUS_TEXT, statusOf, type ErrorCode } from "./codes";
+export { ALL_ERROR_CODES, ERROR_CODES, isFault, type ErrorCode } from "./codes";
 export {
   AppError,
   BadRequest,
-  Conflict,
   DatabaseUnavailable,
   NotFound,
   Unauthorized,

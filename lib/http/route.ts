@@ -115,14 +115,13 @@ export function route<C extends Contract>(
     } catch (thrown) {
       const error = toAppError(thrown);
       if (error instanceof RateLimited) limited = error.outcome;
-      const log = getLogger();
-      if (error.status >= 500) {
-        log.error(
+      response = presentError(contract.surface, error);
+      if (response.status >= 500) {
+        getLogger().error(
           { err: error.cause ?? error, requestId: ctx.requestId, route: contract.operationId },
           "request failed",
         );
       }
-      response = presentError(contract.surface, error);
     }
     if (limited) applyRateLimitHeaders(response, limited);
     applyCors(response, allowedOrigin(req, contract, tenant), contract);

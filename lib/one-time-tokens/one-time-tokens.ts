@@ -1,7 +1,7 @@
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { randomToken, sha256Hex } from "@/lib/crypto";
 import { transaction } from "@/lib/db";
-import { AppError, NotFound } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import { issueSession, type AuthMethod, type IssuedSession } from "@/lib/sessions";
 import type { Tenant } from "@/lib/tenants";
 import { findUser } from "@/lib/users";
@@ -54,10 +54,10 @@ export async function exchangeOneTimeToken(
   return auditFailures(tenant.id, type, context, () =>
     transaction(async () => {
       const row = await consumeOneTimeToken(tenant.id, sha256Hex(value));
-      if (!row) throw new NotFound("token not found");
-      if (row.expired) throw new AppError("UNPROCESSABLE", "token has expired");
+      if (!row) throw new AppError("TOKEN_NOT_FOUND", "token not found");
+      if (row.expired) throw new AppError("TOKEN_EXPIRED", "token has expired");
       const user = await findUser(tenant.id, row.userId);
-      if (!user) throw new NotFound("token not found");
+      if (!user) throw new AppError("TOKEN_NOT_FOUND", "token not found");
       const audit = { ...context, actor: user.id };
       const session = await issueSession(tenant, user, row.amr as AuthMethod[], audit);
       await recordAuditEvent(tenant.id, {

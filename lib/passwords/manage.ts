@@ -1,5 +1,5 @@
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
-import { NotFound } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
 import type { User } from "@/lib/users";
 import { ensurePasswordsEnabled } from "./rules";
@@ -19,7 +19,7 @@ export async function deletePassword(tenant: Tenant, user: User, context: AuditC
   await auditFailures(tenant.id, "password.delete", audit, async () => {
     ensurePasswordsEnabled(tenant);
     if (!(await deletePasswordRow(tenant.id, user.id))) {
-      throw new NotFound(undefined, { details: ["the user has no password"] });
+      throw new AppError("PASSWORD_NOT_FOUND", undefined, { details: ["the user has no password"] });
     }
     await recordAuditEvent(tenant.id, { ...audit, type: "password.delete.succeeded" });
   });

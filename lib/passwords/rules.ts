@@ -1,4 +1,4 @@
-import { BadRequest, NotFound } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import { growingLockSeconds } from "@/lib/rate-limit/growing-lock";
 import type { Tenant } from "@/lib/tenants";
 
@@ -19,7 +19,9 @@ export const lockSeconds = (failedAttempts: number): number =>
 /** Passwords answer only for tenants that enable them, as Hanko registers the routes only then. */
 export function ensurePasswordsEnabled(tenant: Tenant): void {
   if (!tenant.platform.password.enabled) {
-    throw new NotFound(undefined, { details: ["passwords are not enabled for this tenant"] });
+    throw new AppError("PASSWORDS_DISABLED", undefined, {
+      details: ["passwords are not enabled for this tenant"],
+    });
   }
 }
 
@@ -35,7 +37,9 @@ export function normalizePassword(password: string): string {
 const lengthOf = (password: string) => [...password].length;
 
 const tooLong = () =>
-  new BadRequest(undefined, { details: [`password must be at most ${MAX_PASSWORD_LENGTH} characters long`] });
+  new AppError("PASSWORD_TOO_LONG", undefined, {
+    details: [`password must be at most ${MAX_PASSWORD_LENGTH} characters long`],
+  });
 
 /** The shortest new password the tenant accepts: its setting, never below 8. */
 export const minPasswordLength = (tenant: Tenant): number =>
@@ -46,7 +50,9 @@ export function checkNewPassword(tenant: Tenant, password: string): void {
   const min = minPasswordLength(tenant);
   const length = lengthOf(password);
   if (length < min) {
-    throw new BadRequest(undefined, { details: [`password must be at least ${min} characters long`] });
+    throw new AppError("PASSWORD_TOO_SHORT", undefined, {
+      details: [`password must be at least ${min} characters long`],
+    });
   }
   if (length > MAX_PASSWORD_LENGTH) throw tooLong();
 }

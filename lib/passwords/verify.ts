@@ -1,5 +1,6 @@
 import { recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { AppError } from "@/lib/errors";
+import { PLATFORM_STATUS } from "@/lib/http/presenters/platform-status";
 import { getLogger } from "@/lib/log";
 import type { Tenant } from "@/lib/tenants";
 import type { User } from "@/lib/users";
@@ -22,7 +23,7 @@ import {
 /** A wrong password, or a user without one: the caller sees a bare 401, the audit log the reason. */
 export class PasswordRejected extends AppError {
   constructor(readonly reason: string) {
-    super("UNAUTHORIZED");
+    super("PASSWORD_INVALID");
   }
 }
 
@@ -33,7 +34,7 @@ export class PasswordRejected extends AppError {
 export class PasswordLocked extends AppError {
   constructor(secondsLeft: number) {
     const wait = Math.max(1, secondsLeft);
-    super("FORBIDDEN", "Forbidden", {
+    super("PASSWORD_LOCKED", "Forbidden", {
       details: [
         `password login is locked for ${wait} seconds after ${MAX_FAILED_ATTEMPTS} failed attempts in a row; try again later, or log in another way and set a new password`,
       ],
@@ -144,7 +145,7 @@ export async function recordPasswordFailure(
       : error instanceof AppError
         ? [error.message, ...error.details].join(": ")
         : "internal error";
-  const status = error instanceof AppError ? error.status : 500;
+  const status = PLATFORM_STATUS[error instanceof AppError ? error.code : "INTERNAL"];
   try {
     await recordAuditEvent(tenant.id, {
       ...audit,

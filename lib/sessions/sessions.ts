@@ -3,7 +3,7 @@ import { recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { getConfig } from "@/lib/config";
 import type { SessionRow } from "@/lib/db/schema";
 import { findPrimaryEmail } from "@/lib/emails";
-import { Unauthorized } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import { requireSecondFactor } from "@/lib/mfa";
 import { getJwks, signToken, type Tenant } from "@/lib/tenants";
 import { findUser, type User } from "@/lib/users";
@@ -160,7 +160,7 @@ export interface AuthenticatedSession extends ValidSession {
 export async function authenticateSession(req: Request, tenant: Tenant): Promise<AuthenticatedSession> {
   const presented = presentedSessionToken(req, tenant);
   const valid = presented ? await checkSessionToken(tenant, presented.token) : undefined;
-  if (!presented || !valid) throw new Unauthorized();
+  if (!presented || !valid) throw new AppError("SESSION_INVALID");
   return { ...valid, via: presented.via };
 }
 

@@ -11,7 +11,7 @@ import {
 } from "@/lib/ceremonies/uaf";
 import { transaction } from "@/lib/db";
 import type { UafRegistrationRow, UafRequestOperation } from "@/lib/db/schema";
-import { BadRequest, NotFound, ValidationFailed } from "@/lib/errors";
+import { AppError, ValidationFailed } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
 import { findUserByExternalId, upsertExternalUser, type User } from "@/lib/users";
 import { authenticationPolicy, registrationPolicy } from "./policy";
@@ -58,10 +58,10 @@ export async function createRequest(
       const user = await resolveUser(tenant, input, userId);
       const registrations = await selectRegistrations(tenant.id, user.id, input.deviceIds);
       if (input.deviceIds && registrations.length !== new Set(input.deviceIds).size) {
-        throw new NotFound("device not found");
+        throw new AppError("DEVICE_NOT_FOUND", "device not found");
       }
       if (input.operation !== "REG" && registrations.length === 0) {
-        throw new BadRequest("the user has no registered authenticator");
+        throw new AppError("NO_REGISTERED_DEVICE", "the user has no registered authenticator");
       }
       const now = await databaseNow(tenant.id);
       const validUntil = new Date(now + tenant.requestTtlSeconds * 1000);
@@ -110,7 +110,7 @@ function checkFieldsForOperation(input: CreateRequestInput): void {
 async function resolveUser(tenant: Tenant, input: CreateRequestInput, userId: string): Promise<User> {
   const existing = await findUserByExternalId(tenant.id, userId);
   if (input.operation !== "REG") {
-    if (!existing) throw new NotFound("user not found");
+    if (!existing) throw new AppError("USER_NOT_FOUND", "user not found");
     return existing;
   }
   if (existing && input.username === undefined && input.displayName === undefined) return existing;

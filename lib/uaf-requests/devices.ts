@@ -1,6 +1,6 @@
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
 import type { UafRegistrationRow } from "@/lib/db/schema";
-import { NotFound } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
 import { findUserByExternalId } from "@/lib/users";
 import { deleteRegistrations, findRegistration, renameRegistration, selectRegistrations } from "./store";
@@ -41,7 +41,7 @@ export function toDevice(row: UafRegistrationRow): Device {
 export async function listDevices(tenant: Tenant, userId: string, context: AuditContext): Promise<Device[]> {
   return auditFailures(tenant.id, "authenticator.devices.list", context, async () => {
     const user = await findUserByExternalId(tenant.id, userId);
-    if (!user) throw new NotFound("user not found");
+    if (!user) throw new AppError("USER_NOT_FOUND", "user not found");
     const devices = (await selectRegistrations(tenant.id, user.id)).map(toDevice);
     await recordAuditEvent(tenant.id, {
       ...context,
@@ -59,7 +59,8 @@ export async function renameDevice(
   context: AuditContext,
 ): Promise<{ newName: string }> {
   return auditFailures(tenant.id, "authenticator.device.rename", context, async () => {
-    if (!(await renameRegistration(tenant.id, deviceId, newName))) throw new NotFound("device not found");
+    if (!(await renameRegistration(tenant.id, deviceId, newName)))
+      throw new AppError("DEVICE_NOT_FOUND", "device not found");
     await recordAuditEvent(tenant.id, {
       ...context,
       type: "authenticator.device.renamed",
@@ -82,7 +83,8 @@ export async function deleteDevice(
   return auditFailures(tenant.id, "authenticator.device.delete", context, async () => {
     const user = await findUserByExternalId(tenant.id, userId);
     const registration = user ? await findRegistration(tenant.id, deviceId) : undefined;
-    if (!user || !registration || registration.userId !== user.id) throw new NotFound("device not found");
+    if (!user || !registration || registration.userId !== user.id)
+      throw new AppError("DEVICE_NOT_FOUND", "device not found");
     await deleteRegistrations(tenant.id, user.id, [deviceId]);
     await recordAuditEvent(tenant.id, {
       ...context,

@@ -2,7 +2,7 @@ import QRCode from "qrcode";
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { getConfig } from "@/lib/config";
 import { transaction } from "@/lib/db";
-import { Conflict, NotFound } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import { getTenant, type Tenant } from "@/lib/tenants";
 import { checkOobToken, newOobToken, tokenUsable } from "./oob-token";
 import { toAuthenticatorRequest, type AuthenticatorRequest } from "./request";
@@ -11,7 +11,7 @@ import { completeRequest, findRequest, findRequestTenant, setOobTokenHash } from
 /** The request as it reads now (status check); polling is not audited (docs/authenticator-api.md). */
 export async function getRequest(tenant: Tenant, requestId: string): Promise<AuthenticatorRequest> {
   const record = await findRequest(tenant.id, requestId);
-  if (!record) throw new NotFound("request not found");
+  if (!record) throw new AppError("UAF_REQUEST_NOT_FOUND", "request not found");
   return toAuthenticatorRequest(tenant, record);
 }
 
@@ -24,7 +24,7 @@ export async function cancelRequest(
   return auditFailures(tenant.id, "authenticator.request.cancel", context, async () => {
     const { record, cancelled } = await transaction(async () => {
       const current = await findRequest(tenant.id, requestId, { lock: true });
-      if (!current) throw new NotFound("request not found");
+      if (!current) throw new AppError("UAF_REQUEST_NOT_FOUND", "request not found");
       const cancelled =
         current.status === "PENDING" &&
         !current.expired &&
@@ -67,8 +67,9 @@ export async function createAppLink(
   return auditFailures(tenant.id, "authenticator.link.create", context, async () => {
     const link = await transaction(async () => {
       const record = await findRequest(tenant.id, requestId, { lock: true });
-      if (!record) throw new NotFound("request not found");
-      if (!tokenUsable(record)) throw new Conflict("the request is no longer pending");
+      if (!record) throw new AppError("UAF_REQUEST_NOT_FOUND", "request not found");
+      if (!tokenUsable(record))
+        throw new AppError("UAF_REQUEST_NOT_PENDING", "the request is no longer pending");
       const { token, hash } = newOobToken();
       await setOobTokenHash(tenant.id, requestId, hash);
       return { href: oobUrl(requestId, token), validUntil: record.validUntil };
@@ -137,7 +138,7 @@ export function toAppView(request: AuthenticatorRequest): AppRequestView {
 /** The tenant a request belongs to, for the app-facing routes (which carry no API key). */
 export async function tenantOfRequest(requestId: string): Promise<Tenant> {
   const tenantId = await findRequestTenant(requestId);
-  if (!tenantId) throw new NotFound("request not found");
+  if (!tenantId) throw new AppError("UAF_REQUEST_NOT_FOUND", "request not found");
   return getTenant(tenantId);
 }
 
@@ -150,7 +151,7 @@ export async function fetchRequestForApp(
   const tenant = await tenantOfRequest(requestId);
   return auditFailures(tenant.id, "authenticator.request.fetch", context, async () => {
     const record = await findRequest(tenant.id, requestId);
-    if (!record) throw new NotFound("request not found");
+    if (!record) throw new AppError("UAF_REQUEST_NOT_FOUND", "request not found");
     checkOobToken(record, token);
     await recordAuditEvent(tenant.id, {
       ...context,

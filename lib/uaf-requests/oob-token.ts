@@ -1,5 +1,5 @@
 import { constantTimeEqual, randomToken, sha256Hex } from "@/lib/crypto";
-import { Unauthorized } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import type { RequestRecord } from "./store";
 
 /**
@@ -16,7 +16,7 @@ export function newOobToken(): { token: string; hash: string } {
 export function checkOobToken(record: RequestRecord, token: string): void {
   const matches = record.oobTokenHash !== null && constantTimeEqual(sha256Hex(token), record.oobTokenHash);
   if (!matches || !tokenUsable(record))
-    throw new Unauthorized({ details: ["invalid or expired out-of-band token"] });
+    throw new AppError("OOB_TOKEN_INVALID", undefined, { details: ["invalid or expired out-of-band token"] });
 }
 
 /** While PENDING and fresh; a DEREG (already OK) stays readable until `validUntil` so the app can forget its keys. */

@@ -11,7 +11,7 @@ import {
 } from "@/lib/ceremonies/uaf";
 import { sha256Hex } from "@/lib/crypto";
 import { transaction } from "@/lib/db";
-import { NotFound } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
 import { checkOobToken } from "./oob-token";
 import { trustedFacetIds } from "./policy";
@@ -62,7 +62,7 @@ export async function validateRequest(
   return auditFailures(tenant.id, "authenticator.request.validate", context, async () => {
     const { record, outcome } = await transaction(async () => {
       const record = await findRequest(tenant.id, requestId, { lock: true });
-      if (!record) throw new NotFound("request not found");
+      if (!record) throw new AppError("UAF_REQUEST_NOT_FOUND", "request not found");
       if (answerer.kind === "oob-token") checkOobToken(record, answerer.token);
       if (record.status !== "PENDING") {
         // The app acknowledged a DEREG (already OK): its token has done its job.

@@ -6,7 +6,7 @@ import { findCredential } from "@/lib/credentials";
 import { transaction } from "@/lib/db";
 import type { EmailRow } from "@/lib/db/schema";
 import { addEmail, EmailTaken, isAddressTaken } from "@/lib/emails";
-import { AppError, Conflict } from "@/lib/errors";
+import { AppError, type ErrorCode } from "@/lib/errors";
 import { setFirstPassword } from "@/lib/passwords";
 import { hashPassword } from "@/lib/passwords/hashing";
 import { checkNewPassword, normalizePassword } from "@/lib/passwords/rules";
@@ -18,12 +18,18 @@ import type { User } from "./user";
 /** What a sign-up conflicts with: an address, a username or a credential id another user holds. */
 export type SignUpConflictField = "email" | "username" | "credential";
 
+const TAKEN: Record<SignUpConflictField, ErrorCode> = {
+  email: "EMAIL_TAKEN",
+  username: "USERNAME_TAKEN",
+  credential: "CREDENTIAL_TAKEN",
+};
+
 /** The sign-up lost to an existing user (or to a concurrent sign-up that finished first). */
-export class SignUpConflict extends Conflict {
+export class SignUpConflict extends AppError {
   readonly field: SignUpConflictField;
 
   constructor(field: SignUpConflictField) {
-    super(`a user with this ${field === "credential" ? "credential" : field} already exists`);
+    super(TAKEN[field], `a user with this ${field === "credential" ? "credential" : field} already exists`);
     this.field = field;
   }
 }
@@ -58,7 +64,7 @@ export async function usernameTaken(tenant: Tenant, username: string): Promise<b
 
 /**
  * A new password checked against the tenant's rules (NFKC, length) and hashed, ready for
- * `completeFlowSignUp`; BadRequest names the rule it breaks.
+ * `completeFlowSignUp`; PASSWORD_TOO_SHORT or PASSWORD_TOO_LONG when it breaks one.
  */
 export async function prepareSignUpPassword(tenant: Tenant, password: string): Promise<string> {
   const normalized = normalizePassword(password);
@@ -120,7 +126,9 @@ export async function completeFlowSignUp(
   return auditFailures(tenant.id, "user.signup", audit, () =>
     transaction(async () => {
       if (!tenant.platform.account.allowSignup) {
-        throw new AppError("FORBIDDEN", undefined, { details: ["sign-up is disabled for this tenant"] });
+        throw new AppError("SIGN_UP_DISABLED", undefined, {
+          details: ["sign-up is disabled for this tenant"],
+        });
       }
       const user = await insertPlatformUser(tenant.id, input.userId, input.username);
       // The id is a fresh UUID: only the username can conflict.

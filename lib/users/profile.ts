@@ -26,7 +26,7 @@ export async function deleteAccount(tenant: Tenant, user: User, context: AuditCo
 
 async function deleteAllowedAccount(tenant: Tenant, user: User, context: AuditContext): Promise<void> {
   if (!tenant.platform.account.allowDeletion) {
-    throw new AppError("FORBIDDEN", "Forbidden", {
+    throw new AppError("ACCOUNT_DELETION_DISABLED", "Forbidden", {
       details: ["account deletion is disabled for this tenant"],
     });
   }

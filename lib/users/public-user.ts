@@ -3,7 +3,7 @@ import { selectUserCredentials, type Credential } from "@/lib/credentials";
 import type { EmailRow } from "@/lib/db/schema";
 import { normalizeAddress } from "@/lib/emails/address";
 import { findEmailByAddress, selectUserEmails } from "@/lib/emails";
-import { AppError, NotFound } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
 import { deleteAccount } from "./profile";
 import { findUser } from "./store";
@@ -26,7 +26,7 @@ export async function getUserWithCredentials(
     throw new AppError("FORBIDDEN", undefined, { details: ["a session may only read its own user"] });
   }
   const user = await findUser(tenant.id, caller.id);
-  if (!user) throw new NotFound(undefined, { details: ["user not found"] });
+  if (!user) throw new AppError("USER_NOT_FOUND", undefined, { details: ["user not found"] });
   const primaryEmail = (await selectUserEmails(tenant.id, user.id)).find((email) => email.isPrimary);
   return { user, primaryEmail, credentials: await selectUserCredentials(tenant.id, user.id) };
 }
@@ -49,7 +49,7 @@ export async function lookupUser(tenant: Tenant, input: { email: string }): Prom
   const address = normalizeAddress(input.email, "email");
   const email = await findEmailByAddress(tenant.id, address);
   if (!email || (tenant.platform.emails.requireVerification && !email.verified)) {
-    throw new NotFound(undefined, { details: ["user not found"] });
+    throw new AppError("USER_NOT_FOUND", undefined, { details: ["user not found"] });
   }
   const passkeys = await selectUserCredentials(tenant.id, email.userId, { mfa: false });
   return {

@@ -2,7 +2,7 @@ import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit"
 import { transaction } from "@/lib/db";
 import { selectUserCredentials } from "@/lib/credentials";
 import { addEmail, EmailTaken, findEmailByAddress, normalizeAddress, selectUserEmails } from "@/lib/emails";
-import { AppError, Conflict } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import { hasPassword } from "@/lib/passwords";
 import { issueSession, selectUserSessions, type IssuedSession } from "@/lib/sessions";
 import type { Tenant } from "@/lib/tenants";
@@ -35,7 +35,8 @@ async function isPendingSignUp(tenant: Tenant, userId: string): Promise<boolean>
   return (await selectUserSessions(tenant.id, userId)).length === 0;
 }
 
-const taken = () => new Conflict(undefined, { details: ["a user with this email address already exists"] });
+const taken = () =>
+  new AppError("EMAIL_TAKEN", undefined, { details: ["a user with this email address already exists"] });
 
 /**
  * `POST /users` `{email}`: creates a user with that primary address, unverified. With verification
@@ -49,7 +50,7 @@ export async function signUp(
 ): Promise<SignedUp> {
   return auditFailures(tenant.id, "user.signup", context, async () => {
     if (!tenant.platform.account.allowSignup) {
-      throw new AppError("FORBIDDEN", undefined, { details: ["sign-up is disabled for this tenant"] });
+      throw new AppError("SIGN_UP_DISABLED", undefined, { details: ["sign-up is disabled for this tenant"] });
     }
     const address = normalizeAddress(input.email, "email");
     const requireVerification = tenant.platform.emails.requireVerification;

@@ -2,32 +2,36 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { executor } from "@/lib/db";
 import { users } from "@/lib/db/schema";
-import { AppError, Conflict } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
 import { USERNAME_PATTERN, findUserByUsername } from "./lookup";
 import { toUser, type User } from "./user";
 
 /** Another platform user of the tenant has this username (compared case-insensitively). */
-export class UsernameTaken extends Conflict {
+export class UsernameTaken extends AppError {
   constructor() {
-    super("username already exists", { details: ["another user has this username"] });
+    super("USERNAME_TAKEN", "username already exists", { details: ["another user has this username"] });
   }
 }
 
 /** A username outside the tenant's length bounds or the allowed characters. */
 export class InvalidUsername extends AppError {
   constructor(detail: string) {
-    super("VALIDATION_FAILED", "invalid username", { details: [detail] });
+    super("USERNAME_INVALID", "invalid username", { details: [detail] });
   }
 }
 
 /** Usernames answer only for tenants that enable them, and only for platform users (no external id). */
 function ensureUsernames(tenant: Tenant, user: User): void {
   if (!tenant.platform.username.enabled) {
-    throw new AppError("FORBIDDEN", undefined, { details: ["usernames are not enabled for this tenant"] });
+    throw new AppError("USERNAME_NOT_ENABLED", undefined, {
+      details: ["usernames are not enabled for this tenant"],
+    });
   }
   if (user.externalId !== null) {
-    throw new AppError("FORBIDDEN", undefined, { details: ["only platform users have a username here"] });
+    throw new AppError("USERNAME_NOT_ENABLED", undefined, {
+      details: ["only platform users have a username here"],
+    });
   }
 }
 
@@ -89,7 +93,7 @@ export async function setUsername(
       if (isUniqueViolation(error)) throw new UsernameTaken();
       throw error;
     }
-    if (!updated) throw new AppError("NOT_FOUND", undefined, { details: ["user not found"] });
+    if (!updated) throw new AppError("USER_NOT_FOUND", undefined, { details: ["user not found"] });
     await recordAuditEvent(tenant.id, {
       ...audit,
       type: "username.changed",
@@ -105,10 +109,10 @@ export async function deleteUsername(tenant: Tenant, user: User, context: AuditC
   return auditFailures(tenant.id, "username.delete", audit, async () => {
     ensureUsernames(tenant, user);
     if (tenant.platform.username.required) {
-      throw new AppError("FORBIDDEN", undefined, { details: ["the tenant requires a username"] });
+      throw new AppError("USERNAME_REQUIRED", undefined, { details: ["the tenant requires a username"] });
     }
     const updated = await updateUsername(tenant.id, user.id, null);
-    if (!updated) throw new AppError("NOT_FOUND", undefined, { details: ["user not found"] });
+    if (!updated) throw new AppError("USER_NOT_FOUND", undefined, { details: ["user not found"] });
     await recordAuditEvent(tenant.id, {
       ...audit,
       type: "username.deleted",

@@ -20,7 +20,7 @@ export type AssertionKind = "login" | "mfa-login" | "transaction" | "public-logi
 
 /** 401 with Hanko's title; the detail says what to fix without telling credentials and users apart. */
 export const assertionFailed = (detail: string) =>
-  new AppError("UNAUTHORIZED", "failed to validate assertion", { details: [detail] });
+  new AppError("CEREMONY_VERIFICATION_FAILED", "failed to validate assertion", { details: [detail] });
 
 const NOT_USABLE = "the credential is unknown, not allowed for this ceremony or does not belong to the user";
 
@@ -86,7 +86,7 @@ export async function finalizeAssertion<T, K extends AssertionKind>(
   const clientData = readClientData(response.response.clientDataJSON, "unable to finish login");
   const ceremony = await consumeChallenge(tenant.id, kind, clientData.challenge);
   if (!ceremony) {
-    throw new AppError("UNAUTHORIZED", "failed to get session data", {
+    throw new AppError("CEREMONY_VERIFICATION_FAILED", "failed to get session data", {
       details: ["received challenge does not match with any stored one"],
     });
   }

@@ -1,4 +1,4 @@
-import { BadRequest } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 
 export interface ClientData {
   type: unknown;
@@ -32,7 +32,7 @@ export function readClientData(clientDataJSON: string, title: string): ClientDat
   } catch {
     // answered below
   }
-  throw new BadRequest(title, {
+  throw new AppError("CLIENT_DATA_INVALID", title, {
     details: ["response.clientDataJSON is not base64url JSON with a challenge"],
   });
 }

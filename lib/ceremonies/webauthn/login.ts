@@ -4,7 +4,7 @@ import type {
 } from "@simplewebauthn/server";
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { selectUserCredentials } from "@/lib/credentials";
-import { BadRequest, NotFound } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import { consumeRateLimit } from "@/lib/rate-limit";
 import type { Tenant } from "@/lib/tenants";
 import { findUserByExternalId } from "@/lib/users";
@@ -15,7 +15,7 @@ import { issueCeremonyToken } from "./token";
 type LoginKind = "login" | "mfa-login";
 
 export const noSuitableCredentials = () =>
-  new BadRequest("user has no suitable credentials for this operation");
+  new AppError("NO_USABLE_CREDENTIAL", "user has no suitable credentials for this operation");
 
 /**
  * Starts a login. Without a user it is discoverable (any passkey of the tenant, no allowCredentials);
@@ -37,7 +37,7 @@ export async function initializeLogin(
     let credentials = null;
     if (input.userId !== undefined) {
       user = await findUserByExternalId(tenant.id, input.userId);
-      if (!user) throw new NotFound("user not found");
+      if (!user) throw new AppError("USER_NOT_FOUND", "user not found");
       credentials = await selectUserCredentials(tenant.id, user.id, { mfa: kind === "mfa-login" });
       if (credentials.length === 0) throw noSuitableCredentials();
     }

@@ -6,7 +6,7 @@ import type {
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { selectUserCredentials } from "@/lib/credentials";
 import { transaction } from "@/lib/db";
-import { BadRequest, Unauthorized } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import { issueSession, type IssuedSession } from "@/lib/sessions";
 import { consumeRateLimit } from "@/lib/rate-limit";
 import type { Tenant } from "@/lib/tenants";
@@ -98,7 +98,7 @@ export async function initializePublicLogin(
     let credentials = null;
     if (input.userId !== undefined) {
       user = await findUser(tenant.id, input.userId);
-      if (!user) throw new BadRequest("user not found");
+      if (!user) throw new AppError("USER_UNKNOWN", "user not found");
       const passkeys = await selectUserCredentials(tenant.id, user.id, { mfa: false });
       if (passkeys.length > 0) credentials = passkeys;
     }
@@ -130,7 +130,7 @@ export async function finalizePublicLogin(
   return auditFailures(tenant.id, `${auditPrefix(kind)}.finalize`, context, () =>
     finalizeAssertion(tenant, kind, response, context, async ({ credential }) => {
       const user = await findUser(tenant.id, credential.userId);
-      if (!user) throw new Unauthorized();
+      if (!user) throw new AppError("CEREMONY_VERIFICATION_FAILED");
       const session = await issueSession(tenant, user, ["passkey"], { ...context, actor: user.id });
       return {
         result: { credential_id: credential.id, user_id: user.id, session },

@@ -13,7 +13,7 @@ import {
 } from "@/lib/credentials";
 import { transaction } from "@/lib/db";
 import type { WebauthnChallengeRow } from "@/lib/db/schema";
-import { AppError, BadRequest, NotFound } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
 import { findUser, upsertExternalUser, type User } from "@/lib/users";
 import { consumeChallenge, storeChallenge } from "./challenges";
@@ -153,7 +153,7 @@ export interface VerifiedRegistration {
 }
 
 const invalidAttestation = (detail: string) =>
-  new BadRequest("failed to validate attestation", { details: [detail] });
+  new AppError("ATTESTATION_INVALID", "failed to validate attestation", { details: [detail] });
 
 /**
  * The checks of every registration finalize (WebAuthn §7.1): consumes the challenge for this tenant
@@ -171,10 +171,11 @@ export async function verifyRegistration(
     "unable to parse credential creation response",
   );
   const ceremony = await consumeChallenge(tenant.id, kind, clientData.challenge);
-  if (!ceremony) throw new BadRequest("received challenge does not match with any stored one");
-  if (ceremony.expired) throw new BadRequest("Session has Expired");
+  if (!ceremony)
+    throw new AppError("CHALLENGE_NOT_FOUND", "received challenge does not match with any stored one");
+  if (ceremony.expired) throw new AppError("CHALLENGE_EXPIRED", "Session has Expired");
   if (expected.userId !== undefined && ceremony.userId !== expected.userId) {
-    throw new BadRequest("received challenge does not match with any stored one", {
+    throw new AppError("CHALLENGE_NOT_FOUND", "received challenge does not match with any stored one", {
       details: ["the registration was started by another user"],
     });
   }
@@ -280,7 +281,7 @@ export async function finalizeRegistration(
     const verified = await verifyRegistration(tenant, kind, response);
     const { ceremony } = verified;
     const user = ceremony.userId ? await findUser(tenant.id, ceremony.userId) : undefined;
-    if (!user?.externalId) throw new NotFound("user not found");
+    if (!user?.externalId) throw new AppError("USER_NOT_FOUND", "user not found");
     const externalId = user.externalId;
 
     return transaction(async () => {

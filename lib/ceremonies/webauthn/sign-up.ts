@@ -1,7 +1,7 @@
 import { generateRegistrationOptions, type RegistrationResponseJSON } from "@simplewebauthn/server";
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
 import type { CeremonyKind } from "@/lib/db/schema";
-import { BadRequest } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
 import { storeChallenge } from "./challenges";
 import { readClientData } from "./client-data";
@@ -105,13 +105,13 @@ export async function verifySignUpPasskey(
       "unable to parse credential creation response",
     );
     if (clientData.challenge !== expected.challenge) {
-      throw new BadRequest("received challenge does not match with any stored one", {
+      throw new AppError("CHALLENGE_NOT_FOUND", "received challenge does not match with any stored one", {
         details: ["the ceremony was started by another sign-up"],
       });
     }
     const verified = await verifyRegistration(tenant, SIGN_UP_REGISTRATION, response);
     if (verified.ceremony.userId !== null) {
-      throw new BadRequest("received challenge does not match with any stored one");
+      throw new AppError("CHALLENGE_NOT_FOUND", "received challenge does not match with any stored one");
     }
     return verified;
   });

@@ -6,7 +6,7 @@ import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit"
 import { selectUserCredentials } from "@/lib/credentials";
 import { transaction } from "@/lib/db";
 import type { WebauthnTransactionRow } from "@/lib/db/schema";
-import { AppError, Conflict, NotFound } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
 import { findUser, findUserByExternalId } from "@/lib/users";
 import { finalizeAssertion, issueAssertionOptions } from "./assertion";
@@ -35,7 +35,7 @@ export async function initializeTransaction(
   const type = `${TYPE}.initialize`;
   return auditFailures(tenant.id, type, context, async () => {
     const user = await findUserByExternalId(tenant.id, input.userId);
-    if (!user) throw new NotFound("unable to find user");
+    if (!user) throw new AppError("USER_NOT_FOUND", "unable to find user");
     const credentials = await selectUserCredentials(tenant.id, user.id, { mfa: false });
     if (credentials.length === 0) throw noSuitableCredentials();
     const data = canonicalJson(input.transactionData);
@@ -46,7 +46,7 @@ export async function initializeTransaction(
         identifier: input.transactionId,
         data,
       });
-      if (!record) throw new Conflict("transaction already exists");
+      if (!record) throw new AppError("TRANSACTION_EXISTS", "transaction already exists");
       const options = await issueAssertionOptions(tenant, "transaction", {
         userId: user.id,
         credentials,
@@ -80,6 +80,7 @@ export async function finalizeTransaction(
         const record = ceremony.transactionId
           ? await completeTransaction(tenant.id, ceremony.transactionId)
           : undefined;
+        // UNAUTHORIZED, not CEREMONY_VERIFICATION_FAILED: the Passkey API answers it with the API-key hint.
         if (!record) throw new AppError("UNAUTHORIZED", "failed to get transaction data");
         const token = await issueCeremonyToken(tenant, {
           userId: ownerExternalId,

@@ -6,7 +6,7 @@ export async function domain<T>(step: () => Promise<T>): Promise<T> {
   try {
     return await step();
   } catch (error) {
-    if (error instanceof AppError && !(error instanceof FlowError) && error.code === "CONFLICT") {
+    if (error instanceof AppError && !(error instanceof FlowError) && error.status === 409) {
       const message = [error.message, ...error.details].join(": ");
       throw new FlowError("operation_not_permitted_error", message, { cause: error });
     }

@@ -49,7 +49,7 @@ export function passcodeFailure(error: unknown): unknown {
   if (!(error instanceof AppError) || error.status >= 500 || error instanceof FlowError) return error;
   if (error.code === "RATE_LIMITED") return error;
   const detail = error.details[0] ?? error.message;
-  if (error.code === "GONE")
+  if (error.code === "PASSCODE_ATTEMPTS_EXCEEDED")
     return new FlowError("passcode_max_attempts_reached", "Maximum number of attempts reached");
   return new FlowError("passcode_invalid", `The passcode is invalid (${detail})`);
 }

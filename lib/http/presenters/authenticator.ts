@@ -1,14 +1,17 @@
 import type { AppError } from "@/lib/errors";
 import { messageWithDetails } from "./normalize";
+import { PLATFORM_STATUS } from "./platform-status";
 import { json } from "../responses";
 
 /**
- * Authenticator request API errors: `{code, message}`, except that its 404 body spells the field
- * `messsage` (three s). That is the spec's wire format (Errors table), so clients may depend on it.
+ * Authenticator request API errors: `{code, message}` with the platform statuses, except that its 404
+ * body spells the field `messsage` (three s). That is the spec's wire format (Errors table), so
+ * clients may depend on it.
  */
 export function presentAuthenticatorError(error: AppError): Response {
-  const field = error.status === 404 ? "messsage" : "message";
+  const status = PLATFORM_STATUS[error.code];
+  const field = status === 404 ? "messsage" : "message";
   const headers: Record<string, string> =
-    error.status === 401 ? { "www-authenticate": 'Bearer realm="sesame", Secret realm="sesame"' } : {};
-  return json({ code: error.status, [field]: messageWithDetails(error) }, error.status, headers);
+    status === 401 ? { "www-authenticate": 'Bearer realm="sesame", Secret realm="sesame"' } : {};
+  return json({ code: status, [field]: messageWithDetails(error) }, status, headers);
 }

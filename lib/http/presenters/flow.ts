@@ -1,17 +1,16 @@
 import type { AppError } from "@/lib/errors";
-import { errorResponse, flowCodeOf, type FlowAnswer } from "@/lib/flows";
+import { errorResponse, type FlowAnswer } from "@/lib/flows";
+import { flowAnswerOf } from "@/lib/flows/errors";
 import { withClearedSessionCookie, withSessionHeaders } from "../session-headers";
 import type { Tenant } from "@/lib/tenants";
+import { retryAfterHeader } from "./normalize";
 import { json } from "../responses";
 
 /** Flow API errors before a flow is reached (unknown tenant, malformed body): Hanko's flow error state. */
 export function presentFlowError(error: AppError): Response {
-  const headers: Record<string, string> =
-    error.retryAfterSeconds !== undefined
-      ? { "retry-after": String(Math.max(1, Math.ceil(error.retryAfterSeconds))) }
-      : {};
-  const body = errorResponse(flowCodeOf(error), error.status >= 500 ? "Something went wrong" : error.message);
-  return json({ ...body, status: error.status }, error.status, headers);
+  const { code, status } = flowAnswerOf(error);
+  const body = errorResponse(code, status >= 500 ? "Something went wrong" : error.message);
+  return json({ ...body, status }, status, retryAfterHeader(error));
 }
 
 /** A flow's answer: its body with the status it names, plus the session it starts or ends. */

@@ -10,3 +10,10 @@ export function toAppError(error: unknown): AppError {
 export function messageWithDetails(error: AppError): string {
   return error.details.length > 0 ? `${error.message}: ${error.details.join("; ")}` : error.message;
 }
+
+/** `Retry-After` (whole seconds, at least 1) when the error says when to try again. */
+export function retryAfterHeader(error: AppError): Record<string, string> {
+  return error.retryAfterSeconds !== undefined
+    ? { "retry-after": String(Math.max(1, Math.ceil(error.retryAfterSeconds))) }
+    : {};
+}

@@ -1,14 +1,79 @@
 import type { AppError, ErrorCode } from "@/lib/errors";
 import { json } from "../responses";
 
-/** What to tell a Passkey API caller when the error has no details of its own. */
-const HINTS: Partial<Record<ErrorCode, string>> = {
-  UNAUTHORIZED: "Send a valid API key of this tenant in the apiKey header.",
-  UNSUPPORTED_MEDIA_TYPE: "Send the body as JSON with Content-Type: application/json.",
-  MALFORMED_JSON: "The request body could not be parsed as JSON.",
-  PAYLOAD_TOO_LARGE: "Send a smaller request body.",
-  INTERNAL: "Try again later; if the problem persists, contact the operator with the X-Request-Id.",
-  DATABASE_UNAVAILABLE: "Try again later.",
+/** The Passkey API's answer to a code: its status, and what to tell a caller whose error has no details. */
+export interface PasskeyAnswer {
+  status: number;
+  hint?: string;
+}
+
+/**
+ * The Passkey API's answer to each error code (passkey-server's statuses). Codes of the public API's
+ * own domain (passcodes, emails, passwords, usernames) cannot arise here but need a row.
+ */
+export const PASSKEY_ERRORS: Record<ErrorCode, PasskeyAnswer> = {
+  BAD_REQUEST: { status: 400 },
+  VALIDATION_FAILED: { status: 400 },
+  MALFORMED_JSON: { status: 400, hint: "The request body could not be parsed as JSON." },
+  UNAUTHORIZED: { status: 401, hint: "Send a valid API key of this tenant in the apiKey header." },
+  FORBIDDEN: { status: 403 },
+  NOT_FOUND: { status: 404 },
+  CONFLICT: { status: 409 },
+  PAYLOAD_TOO_LARGE: { status: 413, hint: "Send a smaller request body." },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, hint: "Send the body as JSON with Content-Type: application/json." },
+  RATE_LIMITED: { status: 429 },
+  DATABASE_UNAVAILABLE: { status: 500, hint: "Try again later." },
+  INTERNAL: {
+    status: 500,
+    hint: "Try again later; if the problem persists, contact the operator with the X-Request-Id.",
+  },
+
+  // The ceremonies: a refused registration is passkey-server's 400, a refused assertion its 401.
+  CLIENT_DATA_INVALID: { status: 400 },
+  CHALLENGE_NOT_FOUND: { status: 400 },
+  CHALLENGE_EXPIRED: { status: 400 },
+  ATTESTATION_INVALID: { status: 400 },
+  CEREMONY_VERIFICATION_FAILED: { status: 401 },
+  NO_USABLE_CREDENTIAL: { status: 400 },
+  TRANSACTION_EXISTS: { status: 409 },
+  CREDENTIAL_NOT_FOUND: { status: 404 },
+  USER_NOT_FOUND: { status: 404 },
+  USER_UNKNOWN: { status: 400 },
+  CREDENTIAL_TAKEN: { status: 409 },
+
+  // Not thrown on this surface.
+  PASSCODE_INVALID: { status: 401 },
+  PASSCODE_USED: { status: 401 },
+  PASSCODE_NOT_FOUND: { status: 401 },
+  PASSCODE_EXPIRED: { status: 408 },
+  PASSCODE_ATTEMPTS_EXCEEDED: { status: 410 },
+  EMAIL_TAKEN: { status: 409 },
+  EMAIL_LIMIT_REACHED: { status: 409 },
+  EMAIL_UNVERIFIED: { status: 409 },
+  EMAIL_UNDELETABLE: { status: 409 },
+  EMAIL_NOT_FOUND: { status: 404 },
+  USERNAME_TAKEN: { status: 409 },
+  USERNAME_INVALID: { status: 400 },
+  USERNAME_NOT_ENABLED: { status: 403 },
+  USERNAME_REQUIRED: { status: 403 },
+  SIGN_UP_DISABLED: { status: 403 },
+  ACCOUNT_DELETION_DISABLED: { status: 403 },
+  PASSWORD_INVALID: { status: 401 },
+  PASSWORD_LOCKED: { status: 403 },
+  PASSWORD_TOO_SHORT: { status: 400 },
+  PASSWORD_TOO_LONG: { status: 400 },
+  PASSWORD_NOT_FOUND: { status: 404 },
+  PASSWORDS_DISABLED: { status: 404 },
+  SESSION_INVALID: { status: 401 },
+  TOKEN_NOT_FOUND: { status: 404 },
+  TOKEN_EXPIRED: { status: 422 },
+  SECOND_FACTOR_REQUIRED: { status: 403 },
+  UAF_REQUEST_NOT_FOUND: { status: 404 },
+  UAF_REQUEST_NOT_PENDING: { status: 409 },
+  DEVICE_NOT_FOUND: { status: 404 },
+  NO_REGISTERED_DEVICE: { status: 400 },
+  OOB_TOKEN_INVALID: { status: 401 },
+  FLOW_REFUSED: { status: 400 },
 };
 
 /**
@@ -16,7 +81,7 @@ const HINTS: Partial<Record<ErrorCode, string>> = {
  * strings; the spec says arrays, and the spec wins.
  */
 export function presentPasskeyError(error: AppError): Response {
-  const hint = HINTS[error.code];
+  const { status, hint } = PASSKEY_ERRORS[error.code];
   const details = error.details.length > 0 ? error.details : hint ? [hint] : [];
-  return json({ title: [error.message], details, status: error.status }, error.status);
+  return json({ title: [error.message], details, status }, status);
 }

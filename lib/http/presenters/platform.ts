@@ -1,12 +1,10 @@
 import type { AppError } from "@/lib/errors";
-import { messageWithDetails } from "./normalize";
+import { messageWithDetails, retryAfterHeader } from "./normalize";
+import { PLATFORM_STATUS } from "./platform-status";
 import { json } from "../responses";
 
-/** Platform (public, admin, flow, health) errors: `{code, message}` with `code` the HTTP status. */
+/** Platform (public, admin, health) errors: `{code, message}` with `code` the HTTP status. */
 export function presentPlatformError(error: AppError): Response {
-  const headers: Record<string, string> =
-    error.retryAfterSeconds !== undefined
-      ? { "retry-after": String(Math.max(1, Math.ceil(error.retryAfterSeconds))) }
-      : {};
-  return json({ code: error.status, message: messageWithDetails(error) }, error.status, headers);
+  const status = PLATFORM_STATUS[error.code];
+  return json({ code: status, message: messageWithDetails(error) }, status, retryAfterHeader(error));
 }
