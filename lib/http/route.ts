@@ -3,7 +3,7 @@ import type { AuthenticatedKey } from "@/lib/api-keys";
 import type { AuditContext } from "@/lib/audit";
 import { findTenant, getTenant, type Tenant } from "@/lib/tenants";
 import { getConfig } from "@/lib/config";
-import { AppError, NotFound, Unauthorized, ValidationFailed, formatZodIssues } from "@/lib/errors";
+import { AppError, NotFound, ValidationFailed, formatZodIssues } from "@/lib/errors";
 import { authenticateSession, type AuthenticatedSession } from "@/lib/sessions";
 import { getLogger } from "@/lib/log";
 import {
@@ -176,7 +176,7 @@ async function optionalSessionOf(
   try {
     return await authenticateSession(req, tenant);
   } catch (error) {
-    if (error instanceof Unauthorized) return undefined;
+    if (error instanceof AppError && error.code === "SESSION_INVALID") return undefined;
     throw error;
   }
 }
