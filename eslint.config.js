@@ -26,14 +26,6 @@ function storeImports(allowed = []) {
   ];
 }
 
-// TEMPORARY (issue 14, first wave): flow definitions that still read or write lib/emails' store. The
-// lead switches them to `@/lib/emails` (addEmail, verifyEmail, …) after the flow split and then deletes
-// this list.
-const FLOW_FILES_WITH_FOREIGN_STORES = {
-  "lib/flows/definitions/login.ts": ["emails"],
-  "lib/flows/definitions/profile.ts": ["emails"],
-};
-
 export default tseslint.config(
   {
     ignores: [
@@ -65,10 +57,6 @@ export default tseslint.config(
   ...MODULES.map((module) => ({
     files: [`lib/${module}/**`],
     rules: { "no-restricted-imports": storeImports([module]) },
-  })),
-  ...Object.entries(FLOW_FILES_WITH_FOREIGN_STORES).map(([file, stores]) => ({
-    files: [file],
-    rules: { "no-restricted-imports": storeImports(["flows", ...stores]) },
   })),
   {
     files: ["**/*.js", "**/*.mjs"],

@@ -11,27 +11,13 @@ import { removeEmail } from "./remove-email";
 import { setPrimary } from "./set-primary";
 import { selectUserEmails } from "./store";
 
-/** Hanko's `EmailResponse`. */
-export interface EmailResponse {
-  id: string;
-  address: string;
-  is_verified: boolean;
-  is_primary: boolean;
-}
-
-export const toEmailResponse = (row: EmailRow): EmailResponse => ({
-  id: row.id,
-  address: row.address,
-  is_verified: row.verified,
-  is_primary: row.isPrimary,
-});
-
 /** `GET /emails`: the user's addresses, oldest first. */
-export async function listEmails(tenant: Tenant, user: User): Promise<EmailResponse[]> {
-  return (await selectUserEmails(tenant.id, user.id)).map(toEmailResponse);
+export async function listEmails(tenant: Tenant, user: User): Promise<EmailRow[]> {
+  return selectUserEmails(tenant.id, user.id);
 }
 
-export interface CreatedEmail extends EmailResponse {
+export interface CreatedEmail {
+  email: EmailRow;
   /** The verification code's id, when one was mailed (verification required). */
   passcode?: PasscodeInfo;
 }
@@ -50,7 +36,7 @@ export async function createEmail(
   const row = await auditFailures(tenant.id, "email.create", context, () =>
     addEmail(tenant, user.id, { address, verified: false, context }),
   );
-  const result: CreatedEmail = toEmailResponse(row);
+  const result: CreatedEmail = { email: row };
   if (tenant.platform.emails.requireVerification) {
     try {
       result.passcode = await sendPasscode(tenant, user, row, user.id, context);

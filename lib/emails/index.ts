@@ -3,17 +3,15 @@ export { addEmail, type AddEmailOptions } from "./add-email";
 export { verifyEmail, type VerifyEmailOptions } from "./verify-email";
 export { setPrimary } from "./set-primary";
 export { removeEmail } from "./remove-email";
-export { isAddressTaken, isClaimOnly, releaseClaim } from "./claims";
+export { isAddressTaken, isClaimOnly } from "./claims";
 export { EmailLimitReached, EmailTaken } from "./errors";
 export {
   createEmail,
   deleteEmail,
   listEmails,
   setPrimaryEmail,
-  toEmailResponse,
   verifiedPrimaryAddress,
   type CreatedEmail,
-  type EmailResponse,
 } from "./emails";
 export { EmailAddress, normalizeAddress } from "./address";
 export { findEmail, findEmailByAddress, findPrimaryEmail, selectUserEmails } from "./store";

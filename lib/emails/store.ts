@@ -104,9 +104,3 @@ export async function findPrimaryEmail(tenantId: string, userId: string): Promis
     .limit(1);
   return row;
 }
-
-/**
- * Kept only for lib/flows/definitions (login.ts, profile.ts), which lock the user themselves until
- * they call `verifyEmail`/`addEmail`; the user lock is lib/users' `lockUser`. Removed in the second wave.
- */
-export { lockUser } from "@/lib/users";

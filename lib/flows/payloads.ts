@@ -1,26 +1,12 @@
-import { selectUserCredentials, type Credential } from "@/lib/credentials";
+import { credentialWire } from "@/lib/contracts/credentials";
+import { emailWire } from "@/lib/contracts/public/emails";
+import { usernameWire } from "@/lib/contracts/public/sessions";
+import { selectUserCredentials } from "@/lib/credentials";
 import { selectUserEmails } from "@/lib/emails";
 import { longClaims, type IssuedSession, type LongClaims } from "@/lib/sessions";
 import type { Tenant } from "@/lib/tenants";
 import type { User } from "@/lib/users";
 import { hasOtpSecret } from "./otp-store";
-
-/** Hanko's `WebauthnCredential` (frontend-sdk flow-api types). */
-export function flowCredential(row: Credential) {
-  return {
-    id: row.id,
-    name: row.name,
-    public_key: row.publicKey,
-    attestation_type: row.attestationType,
-    aaguid: row.aaguid,
-    ...(row.lastUsedAt ? { last_used_at: row.lastUsedAt.toISOString() } : {}),
-    created_at: row.createdAt.toISOString(),
-    transports: row.transports,
-    backup_eligible: row.backupEligible,
-    backup_state: row.backupState,
-    mfa_only: row.isMfa,
-  };
-}
 
 /** Hanko's flow `User`: what `<hanko-profile>` renders and `success` carries. */
 export async function flowUser(tenant: Tenant, user: User) {
@@ -30,31 +16,18 @@ export async function flowUser(tenant: Tenant, user: User) {
     hasOtpSecret(tenant.id, user.id),
   ]);
   const securityKeys = credentials.filter((row) => row.isMfa);
+  const username = usernameWire(user);
   return {
     user_id: user.id,
-    passkeys: credentials.filter((row) => !row.isMfa).map(flowCredential),
-    security_keys: securityKeys.map(flowCredential),
+    passkeys: credentials.filter((row) => !row.isMfa).map(credentialWire),
+    security_keys: securityKeys.map(credentialWire),
     mfa_config: {
       auth_app_set_up: otp,
       totp_enabled: tenant.platform.mfa.enabled && tenant.platform.mfa.totp,
       security_keys_enabled: tenant.platform.mfa.enabled && tenant.platform.mfa.securityKeys,
     },
-    emails: emails.map((row) => ({
-      id: row.id,
-      address: row.address,
-      is_verified: row.verified,
-      is_primary: row.isPrimary,
-    })),
-    ...(user.username
-      ? {
-          username: {
-            id: user.id,
-            username: user.username,
-            created_at: user.createdAt.toISOString(),
-            updated_at: user.updatedAt.toISOString(),
-          },
-        }
-      : {}),
+    emails: emails.map(emailWire),
+    ...(username ? { username } : {}),
     created_at: user.createdAt.toISOString(),
     updated_at: user.updatedAt.toISOString(),
   };

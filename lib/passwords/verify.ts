@@ -45,11 +45,6 @@ export class PasswordLocked extends AppError {
 
 const TYPE = "password.verify";
 
-/** Whether the user has a password (locked or not). */
-export async function userHasPassword(tenant: Tenant, userId: string): Promise<boolean> {
-  return (await findPassword(tenant.id, userId)) !== undefined;
-}
-
 /**
  * Checks a known user's password as one factor of a login that the caller completes (the flow API's
  * `password_login`): the failure count and the lock work exactly as for `POST /password/login`

@@ -5,7 +5,7 @@ import type { VerifiedRegistration } from "@/lib/ceremonies/webauthn/registratio
 import { findCredential } from "@/lib/credentials";
 import { transaction } from "@/lib/db";
 import type { EmailRow } from "@/lib/db/schema";
-import { addEmail, EmailTaken, isAddressTaken } from "@/lib/emails";
+import { addEmail, EmailTaken } from "@/lib/emails";
 import { AppError, type ErrorCode } from "@/lib/errors";
 import { setFirstPassword } from "@/lib/passwords";
 import { hashPassword } from "@/lib/passwords/hashing";
@@ -47,14 +47,6 @@ export interface FlowSignUp {
   passkey?: { response: RegistrationResponseJSON; verified: VerifiedRegistration };
   /** From `prepareSignUpPassword`. */
   passwordHash?: string;
-}
-
-/**
- * Whether the address belongs to someone: any user's address, except an unverified claim that the
- * address's owner may take over by verifying it (`isClaimOnly`; only with verification required).
- */
-export async function emailTaken(tenant: Tenant, address: string): Promise<boolean> {
-  return isAddressTaken(tenant, address);
 }
 
 /** Whether a platform user has the username (case-insensitively). */

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { EmailRow } from "@/lib/db/schema";
+import type { CreatedEmail } from "@/lib/emails";
 import { EmailAddress } from "@/lib/emails/address";
 import { defineContract } from "@/lib/http/contract";
 import { PlatformError, platformErrors } from "../schemas";
@@ -26,6 +27,19 @@ export const emailWire = (row: EmailRow): z.input<typeof Email> => ({
   address: row.address,
   is_verified: row.verified,
   is_primary: row.isPrimary,
+});
+
+export const CreatedEmailResponse = Email.extend({
+  passcode: Passcode.optional().meta({ description: "The verification code mailed, if one was" }),
+}).meta({ id: "CreatedEmail" });
+
+/** `POST /emails` on the wire: the address, and the verification code mailed, if one was. */
+export const createdEmailWire = ({
+  email,
+  passcode,
+}: CreatedEmail): z.input<typeof CreatedEmailResponse> => ({
+  ...emailWire(email),
+  ...(passcode ? { passcode } : {}),
 });
 
 const emailParams = tenantParams.extend({
@@ -65,12 +79,7 @@ export const createEmail = defineContract({
   deprecated: { successor: "/t/{tenantId}/profile" },
   body: z.object({ address: EmailAddress.meta({ description: "The address (lower-cased)" }) }),
   responses: {
-    "200": jsonResponse(
-      "The new address",
-      Email.extend({
-        passcode: Passcode.optional().meta({ description: "The verification code mailed, if one was" }),
-      }).meta({ id: "CreatedEmail" }),
-    ),
+    "200": jsonResponse("The new address", CreatedEmailResponse),
     "409": error("Conflict: the address is taken, or the user has the maximum number of addresses"),
     ...platformErrors(400, 401, 403, 404, 413, 415, 500),
   },

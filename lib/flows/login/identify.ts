@@ -1,11 +1,10 @@
 import { userPasskeys } from "@/lib/ceremonies/webauthn/flow-login";
-import { isClaimOnly } from "@/lib/emails";
-import { selectUserEmails } from "@/lib/emails/store";
+import { isClaimOnly, selectUserEmails } from "@/lib/emails";
 import type { FlowContext, InputSpec } from "@/lib/flows/definition";
 import { FlowError } from "@/lib/flows/errors";
 import { LOGIN_EMAIL_INPUT } from "@/lib/flows/shared/inputs";
 import { passkeysUsable } from "@/lib/flows/shared/webauthn";
-import { userHasPassword } from "@/lib/passwords/verify";
+import { hasPassword } from "@/lib/passwords";
 import type { User } from "@/lib/users";
 import { USERNAME_PATTERN, findUserByEmail, findUserByUsername } from "@/lib/users/lookup";
 import type { Methods, PasscodeEmail } from "./stash";
@@ -58,7 +57,7 @@ export async function loginMethodsOf(
 ): Promise<Methods> {
   return {
     passkey: passkeysUsable(ctx) && (await userPasskeys(ctx.tenant, user.id)).length > 0,
-    password: ctx.tenant.platform.password.enabled && (await userHasPassword(ctx.tenant, user.id)),
+    password: ctx.tenant.platform.password.enabled && (await hasPassword(ctx.tenant.id, user.id)),
     passcode: email !== null,
   };
 }

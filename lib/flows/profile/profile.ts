@@ -1,10 +1,10 @@
 import { selectUserCredentials, type Credential } from "@/lib/credentials";
 import type { EmailRow, SessionRow } from "@/lib/db/schema";
-import { selectUserEmails } from "@/lib/emails/store";
+import { selectUserEmails } from "@/lib/emails";
 import type { FlowContext } from "@/lib/flows/definition";
 import { FlowError, flowErrors } from "@/lib/flows/errors";
 import { hasOtpSecret } from "@/lib/flows/otp-store";
-import { hasPassword } from "@/lib/passwords/manage";
+import { hasPassword } from "@/lib/passwords";
 import { selectUserSessions } from "@/lib/sessions";
 import type { Tenant } from "@/lib/tenants";
 import { findUser, type User } from "@/lib/users";

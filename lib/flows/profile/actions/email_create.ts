@@ -1,5 +1,4 @@
-import { createEmail, isClaimOnly, normalizeAddress } from "@/lib/emails";
-import { findEmailByAddress } from "@/lib/emails/store";
+import { createEmail, isAddressTaken, normalizeAddress } from "@/lib/emails";
 import type { ActionDefinition } from "@/lib/flows/definition";
 import { EMAIL_INPUT } from "@/lib/flows/shared/inputs";
 import { setPasscodeTarget } from "@/lib/flows/shared/passcode";
@@ -12,12 +11,12 @@ export const emailCreate: ActionDefinition = {
   inputs: [EMAIL_INPUT],
   available: when((profile, tenant) => profile.emails.length < tenant.platform.emails.maxPerUser),
   async run(ctx, input) {
-    const { user } = await profileOf(ctx);
+    const { user, emails } = await profileOf(ctx);
     const address = await onInput("email", "value_invalid_error", async () =>
       normalizeAddress(String(input.email)),
     );
-    const existing = await findEmailByAddress(ctx.tenant.id, address);
-    if (existing && (existing.userId === user.id || !isClaimOnly(ctx.tenant, existing))) {
+    // The user's own address, even an unverified claim, is taken too.
+    if (emails.some((email) => email.address === address) || (await isAddressTaken(ctx.tenant, address))) {
       throw emailTaken("email");
     }
     if (ctx.tenant.platform.emails.requireVerification) {

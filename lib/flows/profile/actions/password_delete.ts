@@ -1,5 +1,5 @@
 import type { ActionDefinition } from "@/lib/flows/definition";
-import { deletePassword } from "@/lib/passwords/manage";
+import { deletePassword } from "@/lib/passwords";
 import { canLogInWithout, profileOf, when } from "../profile";
 
 export const passwordDelete: ActionDefinition = {

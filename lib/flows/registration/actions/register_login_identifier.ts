@@ -3,7 +3,8 @@ import type { ActionDefinition, FlowContext, InputSpec } from "@/lib/flows/defin
 import { FlowError } from "@/lib/flows/errors";
 import { EMAIL_INPUT, usernameInput } from "@/lib/flows/shared/inputs";
 import { setPasscodeTarget } from "@/lib/flows/shared/passcode";
-import { emailTaken, usernameTaken } from "@/lib/users/flow-sign-up";
+import { isAddressTaken } from "@/lib/emails";
+import { usernameTaken } from "@/lib/users/flow-sign-up";
 import { USERNAME_PATTERN } from "@/lib/users/lookup";
 import { credentialState } from "../credential-state";
 import { KEY, text } from "../stash";
@@ -34,7 +35,7 @@ export const registerLoginIdentifier: ActionDefinition = {
         });
       }
     }
-    if (await emailTaken(ctx.tenant, email)) {
+    if (await isAddressTaken(ctx.tenant, email)) {
       throw new FlowError("email_already_exists", "The email address is already taken", { input: "email" });
     }
     const verify = ctx.tenant.platform.emails.requireVerification;
