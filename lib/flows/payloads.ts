@@ -1,9 +1,9 @@
 import { credentialWire } from "@/lib/contracts/credentials";
 import { emailWire } from "@/lib/contracts/public/emails";
-import { usernameWire } from "@/lib/contracts/public/sessions";
+import { longClaims, usernameWire, type LongClaims } from "@/lib/contracts/public/sessions";
 import { selectUserCredentials } from "@/lib/credentials";
 import { selectUserEmails } from "@/lib/emails";
-import { longClaims, type IssuedSession, type LongClaims } from "@/lib/sessions";
+import type { IssuedSession } from "@/lib/sessions";
 import type { Tenant } from "@/lib/tenants";
 import type { User } from "@/lib/users";
 import { hasOtpSecret } from "./otp-store";

@@ -20,12 +20,11 @@ import {
 
 const SWEEP_EVERY = 64;
 
-/** Hanko's `PasscodeReturn`. */
+/** A code that was mailed: its id (for finalize) and lifetime. */
 export interface PasscodeInfo {
   id: string;
-  /** Lifetime in seconds. */
-  ttl: number;
-  created_at: string;
+  createdAt: Date;
+  expiresAt: Date;
 }
 
 export interface InitializePasscodeInput {
@@ -184,10 +183,6 @@ export async function sendCode(
   return passcodeInfo(row);
 }
 
-export function passcodeInfo(row: { id: string; createdAt: Date; expiresAt: Date }): PasscodeInfo {
-  return {
-    id: row.id,
-    ttl: Math.round((row.expiresAt.getTime() - row.createdAt.getTime()) / 1000),
-    created_at: row.createdAt.toISOString(),
-  };
+export function passcodeInfo({ id, createdAt, expiresAt }: PasscodeInfo): PasscodeInfo {
+  return { id, createdAt, expiresAt };
 }

@@ -13,5 +13,5 @@ export {
   type ValidSession,
 } from "./sessions";
 export { selectUserSessions, sweepExpiredSessions } from "./store";
-export { longClaims, validateSessionToken, type LongClaims, type SessionValidation } from "./validate";
+export { validateSessionToken, type SessionValidation } from "./validate";
 export { userAgentName } from "./user-agent";

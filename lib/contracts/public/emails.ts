@@ -5,7 +5,7 @@ import { EmailAddress } from "@/lib/emails/address";
 import { defineContract } from "@/lib/http/contract";
 import { PlatformError, platformErrors } from "../schemas";
 import { jsonResponse, publicRoute, tenantParams } from "./common";
-import { Passcode } from "./passcodes";
+import { Passcode, passcodeWire } from "./passcodes";
 
 const error = (description: string) => ({
   description,
@@ -39,7 +39,7 @@ export const createdEmailWire = ({
   passcode,
 }: CreatedEmail): z.input<typeof CreatedEmailResponse> => ({
   ...emailWire(email),
-  ...(passcode ? { passcode } : {}),
+  ...(passcode ? { passcode: passcodeWire(passcode) } : {}),
 });
 
 const emailParams = tenantParams.extend({

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineContract } from "@/lib/http/contract";
+import type { PasscodeInfo } from "@/lib/passcodes";
 import { PlatformError, platformErrors } from "../schemas";
 import { jsonResponse, publicRoute } from "./common";
 
@@ -31,6 +32,15 @@ export const Passcode = z
     created_at: z.iso.datetime(),
   })
   .meta({ id: "Passcode", description: "Hanko's `PasscodeReturn`" });
+
+/** Hanko's `PasscodeReturn`: the lifetime in seconds. */
+export function passcodeWire({ id, createdAt, expiresAt }: PasscodeInfo): z.input<typeof Passcode> {
+  return {
+    id,
+    ttl: Math.round((expiresAt.getTime() - createdAt.getTime()) / 1000),
+    created_at: createdAt.toISOString(),
+  };
+}
 
 const passcode = {
   ...publicRoute,

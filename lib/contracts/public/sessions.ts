@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineContract } from "@/lib/http/contract";
+import type { SessionClaims, SessionValidation as Validation } from "@/lib/sessions";
 import type { User, UserProfile } from "@/lib/users";
 import { platformErrors } from "../schemas";
 import { jsonResponse, publicRoute } from "./common";
@@ -142,3 +143,44 @@ export const logoutDelete = defineContract({
   method: "DELETE",
   operationId: "logoutDelete" as const,
 });
+
+/** A session's claims under Hanko's long names (`/sessions/validate`, the flow API's `success`). */
+export interface LongClaims extends Record<string, unknown> {
+  subject: string;
+  session_id: string;
+  expiration: string;
+  issued_at: string;
+  audience: string[];
+  issuer: string;
+  email?: SessionClaims["email"];
+  username?: SessionClaims["username"];
+  amr: SessionClaims["amr"];
+}
+
+export function longClaims(claims: SessionClaims): LongClaims {
+  const { sub, session_id, exp, iat, aud, iss, email, username, amr } = claims;
+  return {
+    subject: sub,
+    session_id,
+    expiration: new Date(exp * 1000).toISOString(),
+    issued_at: new Date(iat * 1000).toISOString(),
+    audience: aud,
+    issuer: iss,
+    ...(email ? { email } : {}),
+    ...(username ? { username } : {}),
+    amr,
+  };
+}
+
+/** Hanko's `/sessions/validate` answer: claims under long names, always 200. */
+export function sessionValidationWire(validation: Validation): z.input<typeof SessionValidation> {
+  if (!validation.valid) return { is_valid: false };
+  const claims = longClaims(validation.claims);
+  return {
+    is_valid: true,
+    claims,
+    expiration_time: claims.expiration,
+    user_id: claims.subject,
+    ...(validation.idleExpiresAt ? { idle_expires_at: validation.idleExpiresAt.toISOString() } : {}),
+  };
+}

@@ -41,7 +41,7 @@ export async function sendPasscode(ctx: FlowContext): Promise<void> {
   });
   const info = await sendCode(ctx.tenant, target, ctx.audit);
   ctx.stash[PASSCODE_STASH.id] = info.id;
-  ctx.stash[PASSCODE_STASH.sentAt] = Date.parse(info.created_at);
+  ctx.stash[PASSCODE_STASH.sentAt] = info.createdAt.getTime();
 }
 
 /** A passcode failure as the elements know it. */

@@ -1,4 +1,4 @@
-import { passcodeFinalize } from "@/lib/contracts/public/passcodes";
+import { passcodeFinalize, passcodeWire } from "@/lib/contracts/public/passcodes";
 import { json, preflight, route, withSessionHeaders } from "@/lib/http";
 import { finalizePasscode } from "@/lib/passcodes";
 import { presentedSessionToken } from "@/lib/sessions";
@@ -13,6 +13,6 @@ export const POST = route(passcodeFinalize, async ({ req, tenant, body, audit })
     presentedSessionToken(req, tenant)?.token,
     audit,
   );
-  return withSessionHeaders(json(passcode), tenant, session.token);
+  return withSessionHeaders(json(passcodeWire(passcode)), tenant, session.token);
 });
 export const OPTIONS = preflight(passcodeFinalize);

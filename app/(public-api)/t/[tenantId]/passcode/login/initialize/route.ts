@@ -1,4 +1,4 @@
-import { passcodeInitialize } from "@/lib/contracts/public/passcodes";
+import { passcodeInitialize, passcodeWire } from "@/lib/contracts/public/passcodes";
 import { json, preflight, route } from "@/lib/http";
 import { initializePasscode } from "@/lib/passcodes";
 import { presentedSessionToken } from "@/lib/sessions";
@@ -7,6 +7,8 @@ export const dynamic = "force-dynamic";
 
 // POST /t/{tenantId}/passcode/login/initialize (deprecated): mail a 6-digit code
 export const POST = route(passcodeInitialize, async ({ req, tenant, body, audit }) =>
-  json(await initializePasscode(tenant, body, presentedSessionToken(req, tenant)?.token, audit)),
+  json(
+    passcodeWire(await initializePasscode(tenant, body, presentedSessionToken(req, tenant)?.token, audit)),
+  ),
 );
 export const OPTIONS = preflight(passcodeInitialize);
