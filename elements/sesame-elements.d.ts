@@ -64,7 +64,10 @@ interface AuthErrorDetail {
   flow: FlowName;
   /** The flow state the error happened in. */
   state: string;
-  /** Hanko's flow error code (`passcode_invalid`, `unknown_email_error`, …) or `network_error`. */
+  /**
+   * Hanko's flow error code (`form_data_invalid_error` when it is on an input, such as a wrong passcode;
+   * `passcode_max_attempts_reached`, `unknown_email_error`, …) or `network_error`.
+   */
   code: string;
   message: string;
 }

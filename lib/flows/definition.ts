@@ -2,6 +2,7 @@ import type { AuditContext } from "@/lib/audit";
 import type { FlowName } from "@/lib/db/schema";
 import type { AuthenticatedSession, IssuedSession } from "@/lib/sessions";
 import type { Tenant } from "@/lib/tenants";
+import type { InputErrorRules } from "./errors";
 
 /** Input types of Hanko's flowpilot (`backend/flowpilot/input.go`). */
 export type InputType = "string" | "boolean" | "email" | "number" | "password" | "json";
@@ -61,6 +62,12 @@ export interface ActionDefinition {
   /** Whether the action is offered in the current situation; not offered = left out of `actions`. */
   available?: (ctx: FlowContext) => boolean | Promise<boolean>;
   run: (ctx: FlowContext, input: Record<string, unknown>) => Promise<Transition>;
+  /**
+   * The domain codes `run` (or the state it enters) may throw that belong to one of its inputs: the
+   * engine answers them `form_data_invalid_error` with the flow code on `inputs.<input>.error`. Codes
+   * not named here are answered as FLOW_ERRORS says.
+   */
+  inputErrors?: InputErrorRules;
 }
 
 export interface StateDefinition {

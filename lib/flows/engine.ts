@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { constantTimeEqual, randomToken, sha256Hex } from "@/lib/crypto";
-import { AppError } from "@/lib/errors";
+import { AppError, isFault } from "@/lib/errors";
 import { getLogger } from "@/lib/log";
 import type { AuthenticatedSession, IssuedSession } from "@/lib/sessions";
 import type { Tenant } from "@/lib/tenants";
 import type { FlowContext, FlowDefinition, Payload, Stash, Transition } from "./definition";
-import { FlowError, flowCodeOf, flowErrors } from "./errors";
+import { flowErrors, refusalOf, FLOW_ERROR_STATUS, type FlowRefusal } from "./errors";
 import { validateInputs, type InputError } from "./inputs";
 import { stepMemo } from "./memo";
 import { errorResponse, inputsOf, offeredActions, type FlowResponse } from "./response";
@@ -185,8 +185,8 @@ async function admit(
  * Runs one action of a flow (`POST {tenant_url}/{flow}?action=<name>@<flow id>`). Refusals before the
  * action runs (unknown or expired flow, wrong or used CSRF token, action not offered) leave the flow
  * as it was. Otherwise the step is claimed (its CSRF token swapped for a new one), the inputs are
- * checked and the action runs; a failure below 500 keeps the state and stash, a 500 ends the flow in
- * `error`.
+ * checked and the action runs. A refusal (an AppError that is no fault, answered as `refusalOf` says)
+ * keeps the state and stash; a fault or any other error ends the flow in `error`.
  */
 export async function runFlowAction(
   tenant: Tenant,
@@ -199,13 +199,14 @@ export async function runFlowAction(
   try {
     admitted = await admit(tenant, definition, actionParam, body, request);
   } catch (error) {
-    if (!(error instanceof AppError) || error.status >= 500) throw error;
+    if (!(error instanceof AppError) || isFault(error.code)) throw error;
+    const refusal = refusalOf(error);
     await recordAuditEvent(tenant.id, {
       ...request.audit,
       type: `flow.${definition.name}.rejected`,
-      details: { action: actionParam.slice(0, 200), code: flowCodeOf(error), reason: error.message },
+      details: { action: actionParam.slice(0, 200), code: refusal.code, reason: refusal.message },
     });
-    return { response: errorResponse(flowCodeOf(error), error.message) };
+    return { response: errorResponse(refusal.code, refusal.message) };
   }
   const { flow, action, ctx } = admitted;
   const csrf = newCsrfToken();
@@ -218,7 +219,7 @@ export async function runFlowAction(
 
   /** The answer that keeps the flow where it was, with an error. */
   const stay = async (
-    error: { code: FlowError["flowCode"]; message: string; status: number },
+    error: { code: FlowRefusal["code"]; message: string },
     inputErrors?: Record<string, InputError>,
   ) => {
     await audit(ctx, `${action}.failed`, { state: flow.state, code: error.code });
@@ -230,7 +231,7 @@ export async function runFlowAction(
     return {
       response: {
         name: flow.state,
-        status: error.status,
+        status: FLOW_ERROR_STATUS[error.code],
         payload: flow.payload ?? {},
         actions: offered,
         csrf_token: csrf,
@@ -245,7 +246,7 @@ export async function runFlowAction(
     const invalid = flowErrors.formInvalid();
     // The original stash: nothing of the refused step is kept.
     ctx.stash = structuredClone(flow.stash);
-    return stay({ code: invalid.flowCode, message: invalid.message, status: invalid.status }, errors);
+    return stay({ code: invalid.flowCode, message: invalid.message }, errors);
   }
 
   let entered: FlowContext;
@@ -256,23 +257,25 @@ export async function runFlowAction(
     entered = at(ctx, next.state, next.history);
     payload = await enter(definition, entered);
   } catch (error) {
-    if (error instanceof FlowError && error.restartAt && error.status < 500) {
-      return restart(definition, ctx, flow, version, csrf, action, error, error.restartAt);
-    }
-    if (error instanceof AppError && error.status < 500) {
+    if (error instanceof AppError && !isFault(error.code)) {
+      const refusal = refusalOf(error, definition.actions[action]!.inputErrors);
+      const retry =
+        error.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: error.retryAfterSeconds };
+      if (refusal.restartAt) {
+        return {
+          ...(await restart(definition, ctx, flow, version, csrf, action, refusal, refusal.restartAt)),
+          ...retry,
+        };
+      }
       ctx.stash = structuredClone(flow.stash);
-      const code = flowCodeOf(error);
-      if (error instanceof FlowError && error.input) {
+      if (refusal.input) {
         const invalid = flowErrors.formInvalid();
         return stay(
-          { code: invalid.flowCode, message: invalid.message, status: invalid.status },
-          { [error.input]: { code, message: error.message } },
+          { code: invalid.flowCode, message: invalid.message },
+          { [refusal.input]: { code: refusal.code, message: refusal.message } },
         );
       }
-      const answer = await stay({ code, message: error.message, status: error.status });
-      return error.retryAfterSeconds === undefined
-        ? answer
-        : { ...answer, retryAfterSeconds: error.retryAfterSeconds };
+      return { ...(await stay(refusal)), ...retry };
     }
     getLogger().error({ err: error, flow: definition.name, action }, "flow action failed");
     await saveStep(tenant.id, flow.id, version, {
@@ -282,8 +285,7 @@ export async function runFlowAction(
       payload: null,
     });
     await audit(ctx, `${action}.failed`, { state: flow.state, code: "technical_error" });
-    const technical = flowErrors.technical();
-    return { response: errorResponse(technical.flowCode, technical.message) };
+    return { response: errorResponse("technical_error", "Something went wrong") };
   }
 
   const issued = entered.issued ?? ctx.issued;
@@ -324,7 +326,7 @@ async function restart(
   version: number,
   csrf: string,
   action: string,
-  error: FlowError,
+  error: FlowRefusal,
   state: string,
 ): Promise<FlowAnswer> {
   ctx.stash = structuredClone(flow.stash);
@@ -336,16 +338,15 @@ async function restart(
     stash: restarted.stash,
     payload,
   });
-  await audit(ctx, `${action}.failed`, { state: flow.state, code: error.flowCode, restartedAt: state });
+  await audit(ctx, `${action}.failed`, { state: flow.state, code: error.code, restartedAt: state });
   return {
-    ...(error.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: error.retryAfterSeconds }),
     response: {
       name: state,
-      status: error.status,
+      status: FLOW_ERROR_STATUS[error.code],
       payload: payload ?? {},
       actions: await offeredActions(definition, restarted),
       csrf_token: csrf,
-      error: { code: error.flowCode, message: error.message },
+      error: { code: error.code, message: error.message },
       links: [],
     },
   };

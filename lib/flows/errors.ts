@@ -32,22 +32,33 @@ export const FLOW_ERROR_STATUS = {
 } as const;
 export type FlowErrorCode = keyof typeof FLOW_ERROR_STATUS;
 
-/** How the flow API answers an error: Hanko's flow code and the HTTP status. */
+/**
+ * How the flow API answers a domain code: Hanko's flow code, the HTTP status, and the message when the
+ * domain's (a platform status text such as "Conflict") says less than Hanko's would. The error's details
+ * follow the message in parentheses.
+ */
 export interface FlowAnswerError {
   code: FlowErrorCode;
   status: number;
+  message?: string;
 }
 
+/** A flow code with the status it answers with (FLOW_ERROR_STATUS). */
+const answer = (code: FlowErrorCode, message?: string): FlowAnswerError => ({
+  code,
+  status: FLOW_ERROR_STATUS[code],
+  ...(message === undefined ? {} : { message }),
+});
 const invalid = (status: number): FlowAnswerError => ({ code: "form_data_invalid_error", status });
-const UNAUTHORIZED: FlowAnswerError = { code: "unauthorized", status: 401 };
-const NOT_PERMITTED: FlowAnswerError = { code: "operation_not_permitted_error", status: 403 };
-const NOT_FOUND: FlowAnswerError = { code: "not_found", status: 404 };
-const TECHNICAL: FlowAnswerError = { code: "technical_error", status: 500 };
+const UNAUTHORIZED = answer("unauthorized");
+const NOT_PERMITTED = answer("operation_not_permitted_error");
+const NOT_FOUND = answer("not_found");
+const TECHNICAL = answer("technical_error");
+const PASSKEY_INVALID = answer("passkey_invalid", "The passkey is invalid");
 
 /**
- * The flow API's answer to each domain code that reaches it untranslated (flow actions turn most of
- * them into a FlowError of their own first): the statuses are the platform surfaces', the code the
- * nearest of Hanko's.
+ * The flow API's answer to each domain code an action throws and has not declared for one of its inputs
+ * (`ActionDefinition.inputErrors`). Codes no flow throws keep the status the platform surfaces answer.
  */
 export const FLOW_ERRORS: Record<ErrorCode, FlowAnswerError> = {
   BAD_REQUEST: invalid(400),
@@ -59,34 +70,38 @@ export const FLOW_ERRORS: Record<ErrorCode, FlowAnswerError> = {
   CONFLICT: invalid(409),
   PAYLOAD_TOO_LARGE: invalid(413),
   UNSUPPORTED_MEDIA_TYPE: invalid(415),
-  RATE_LIMITED: { code: "rate_limit_exceeded", status: 429 },
+  RATE_LIMITED: answer("rate_limit_exceeded"),
   DATABASE_UNAVAILABLE: TECHNICAL,
   INTERNAL: TECHNICAL,
 
+  // `verify_passcode` puts these on its `code` input as `passcode_invalid`, as Hanko does.
   PASSCODE_INVALID: UNAUTHORIZED,
   PASSCODE_USED: UNAUTHORIZED,
   PASSCODE_NOT_FOUND: UNAUTHORIZED,
   PASSCODE_EXPIRED: invalid(408),
-  PASSCODE_ATTEMPTS_EXCEEDED: { code: "flow_expired_error", status: 410 },
+  PASSCODE_ATTEMPTS_EXCEEDED: answer("passcode_max_attempts_reached", "Maximum number of attempts reached"),
 
-  EMAIL_TAKEN: invalid(409),
-  EMAIL_LIMIT_REACHED: invalid(409),
-  EMAIL_UNVERIFIED: invalid(409),
-  EMAIL_UNDELETABLE: invalid(409),
+  EMAIL_TAKEN: answer("email_already_exists"),
+  EMAIL_LIMIT_REACHED: NOT_PERMITTED,
+  EMAIL_UNVERIFIED: NOT_PERMITTED,
+  EMAIL_UNDELETABLE: NOT_PERMITTED,
   EMAIL_NOT_FOUND: NOT_FOUND,
 
   USER_NOT_FOUND: NOT_FOUND,
   USER_UNKNOWN: invalid(400),
-  USERNAME_TAKEN: invalid(409),
-  USERNAME_INVALID: invalid(400),
+  USERNAME_TAKEN: answer("username_already_exists"),
+  USERNAME_INVALID: answer("invalid_username_error"),
   USERNAME_NOT_ENABLED: NOT_PERMITTED,
   USERNAME_REQUIRED: NOT_PERMITTED,
   SIGN_UP_DISABLED: NOT_PERMITTED,
   ACCOUNT_DELETION_DISABLED: NOT_PERMITTED,
-  CREDENTIAL_TAKEN: invalid(409),
+  CREDENTIAL_TAKEN: answer("webauthn_credential_already_exists"),
 
   PASSWORD_INVALID: UNAUTHORIZED,
-  PASSWORD_LOCKED: NOT_PERMITTED,
+  PASSWORD_LOCKED: answer(
+    "operation_not_permitted_error",
+    "The password is locked for a while after too many failed attempts: try again later, or use 'forgot password' to set a new one",
+  ),
   PASSWORD_TOO_SHORT: invalid(400),
   PASSWORD_TOO_LONG: invalid(400),
   PASSWORD_NOT_FOUND: NOT_FOUND,
@@ -97,11 +112,12 @@ export const FLOW_ERRORS: Record<ErrorCode, FlowAnswerError> = {
   TOKEN_EXPIRED: invalid(422),
   SECOND_FACTOR_REQUIRED: NOT_PERMITTED,
 
-  CLIENT_DATA_INVALID: invalid(400),
-  CHALLENGE_NOT_FOUND: invalid(400),
-  CHALLENGE_EXPIRED: invalid(400),
-  ATTESTATION_INVALID: invalid(400),
-  CEREMONY_VERIFICATION_FAILED: UNAUTHORIZED,
+  // A WebAuthn response that does not verify, whatever the step found wrong with it.
+  CLIENT_DATA_INVALID: PASSKEY_INVALID,
+  CHALLENGE_NOT_FOUND: PASSKEY_INVALID,
+  CHALLENGE_EXPIRED: PASSKEY_INVALID,
+  ATTESTATION_INVALID: PASSKEY_INVALID,
+  CEREMONY_VERIFICATION_FAILED: PASSKEY_INVALID,
   NO_USABLE_CREDENTIAL: invalid(400),
   TRANSACTION_EXISTS: invalid(409),
   CREDENTIAL_NOT_FOUND: NOT_FOUND,
@@ -120,7 +136,7 @@ export const FLOW_ERRORS: Record<ErrorCode, FlowAnswerError> = {
  * An expected failure of a flow step, named by its flow code (its status is that code's in
  * FLOW_ERROR_STATUS). With `input`, it belongs to that input of the action (the answer is
  * `form_data_invalid_error` with the code on `inputs.<input>.error`); otherwise it is the answer's
- * `error`. Failures below 500 keep the flow in its state; the client may try again.
+ * `error`. The flow stays in its state; the client may try again.
  */
 export class FlowError extends AppError {
   readonly flowCode: FlowErrorCode;
@@ -145,31 +161,57 @@ export class FlowError extends AppError {
 
 /** The flow code and status the flow API answers an error with: a FlowError's own, else the table's. */
 export function flowAnswerOf(error: AppError): FlowAnswerError {
-  if (error instanceof FlowError) return { code: error.flowCode, status: FLOW_ERROR_STATUS[error.flowCode] };
+  if (error instanceof FlowError) return answer(error.flowCode);
   return FLOW_ERRORS[error.code];
 }
 
-/** An AppError of the domain (passcodes, passwords, ceremonies) as the flow code the elements know. */
-export function flowCodeOf(error: AppError): FlowErrorCode {
-  return flowAnswerOf(error).code;
+/** Where an action puts a domain code it expects: on `input`, as `code` (else the table's flow code). */
+export interface InputErrorRule {
+  input: string;
+  code?: FlowErrorCode;
+  /** The message shown instead of the domain's (its details still follow in parentheses). */
+  message?: string;
 }
 
-// TRANSITIONAL (issue 14, first wave): the flow definitions and the engine still switch on
-// `error.status`. This getter gives them the flow API's status of any AppError (flowAnswerOf) and is
-// the only `status` an AppError has; nothing outside lib/flows may read it. The second wave, where
-// actions declare which input a code belongs to, deletes it with those switches.
-declare module "../errors/app-error" {
-  interface AppError {
-    /** @deprecated Transitional, lib/flows only: the flow API's status of this error (flowAnswerOf). */
-    readonly status: number;
-  }
+/** The domain codes an action answers on one of its inputs (Hanko's `c.Input().SetError`). */
+export type InputErrorRules = Partial<Record<ErrorCode, InputErrorRule>>;
+
+/** What a refused step answers: a flow code and message, on an input of the action or on the flow. */
+export interface FlowRefusal {
+  code: FlowErrorCode;
+  message: string;
+  input?: string;
+  restartAt?: string;
 }
-Object.defineProperty(AppError.prototype, "status", {
-  configurable: true,
-  get(this: AppError): number {
-    return flowAnswerOf(this).status;
-  },
-});
+
+function messageOf(error: AppError, lead: string | undefined): string {
+  const detail = error.details.join("; ");
+  if (lead === undefined) return detail || error.message;
+  return detail ? `${lead} (${detail})` : lead;
+}
+
+/**
+ * How the flow API answers an AppError an action threw: a FlowError as it says; a code the action
+ * declared on one of its inputs there; any other code as FLOW_ERRORS says.
+ */
+export function refusalOf(error: AppError, rules: InputErrorRules = {}): FlowRefusal {
+  if (error instanceof FlowError) {
+    return {
+      code: error.flowCode,
+      message: error.message,
+      ...(error.input === undefined ? {} : { input: error.input }),
+      ...(error.restartAt === undefined ? {} : { restartAt: error.restartAt }),
+    };
+  }
+  const row = FLOW_ERRORS[error.code];
+  const rule = rules[error.code];
+  if (!rule) return { code: row.code, message: messageOf(error, row.message) };
+  return {
+    code: rule.code ?? row.code,
+    message: messageOf(error, rule.message ?? row.message),
+    input: rule.input,
+  };
+}
 
 export const flowErrors = {
   notPermitted: (why: string) =>
@@ -177,5 +219,4 @@ export const flowErrors = {
   expired: () => new FlowError("flow_expired_error", "The flow has expired"),
   formInvalid: () => new FlowError("form_data_invalid_error", "Form data invalid"),
   unauthorized: () => new FlowError("unauthorized", "The session is invalid or has expired"),
-  technical: (cause?: unknown) => new FlowError("technical_error", "Something went wrong", { cause }),
 };

@@ -15,7 +15,7 @@ export {
   type ActionBody,
   type FlowAnswer,
 } from "./engine";
-export { FlowError, FLOW_ERROR_STATUS, flowCodeOf, type FlowErrorCode } from "./errors";
+export { FlowError, FLOW_ERROR_STATUS, type FlowErrorCode } from "./errors";
 export { errorResponse, type FlowResponse } from "./response";
 export type { FlowDefinition } from "./definition";
 

@@ -763,10 +763,11 @@ describe("login flow: passcodes", () => {
     if (newCode !== code) {
       current = expectFlowError(
         await act(tenant, resent, "verify_passcode", { code }),
-        "passcode_invalid",
-        401,
+        "form_data_invalid_error",
+        400,
         "passcode_confirmation",
       );
+      expect(current.actions.verify_passcode!.inputs.code!.error?.code).toBe("passcode_invalid");
     }
 
     const done = await act(tenant, current, "verify_passcode", { code: newCode });
@@ -775,21 +776,29 @@ describe("login flow: passcodes", () => {
     expect(payload.last_login).toEqual({ login_method: "passcode" });
   });
 
-  it("counts wrong codes: passcode_invalid twice, then passcode_max_attempts_reached", async () => {
+  it("counts wrong codes: passcode_invalid on the input twice, then passcode_max_attempts_reached", async () => {
     const tenant = await tenantWith();
     const mail = address();
     await createUserWithEmail(tenant, mail);
     let state = expectState(await identify(tenant, await loginInit(tenant), mail), "passcode_confirmation");
     const code = await outboxCode(tenant.id, mail);
     const wrong = code === "000000" ? "111111" : "000000";
-    for (const expected of ["passcode_invalid", "passcode_invalid", "passcode_max_attempts_reached"]) {
+    // Hanko's answer to a wrong code: `form_data_invalid_error`, `passcode_invalid` on the `code` input.
+    for (let attempt = 0; attempt < 2; attempt++) {
       state = expectFlowError(
         await act(tenant, state, "verify_passcode", { code: wrong }),
-        expected,
-        401,
+        "form_data_invalid_error",
+        400,
         "passcode_confirmation",
       );
+      expect(state.actions.verify_passcode!.inputs.code!.error?.code).toBe("passcode_invalid");
     }
+    state = expectFlowError(
+      await act(tenant, state, "verify_passcode", { code: wrong }),
+      "passcode_max_attempts_reached",
+      401,
+      "passcode_confirmation",
+    );
     // The right code is no good any more either.
     expectFlowError(
       await act(tenant, state, "verify_passcode", { code }),

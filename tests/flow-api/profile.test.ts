@@ -421,14 +421,14 @@ describe("profile flow: email addresses", () => {
     );
     expect(early.payload).toEqual(confirm.payload);
     const wrong = code === "000000" ? "111111" : "000000";
-    const refused = await expectRefused(
+    const refused = await expectInputError(
       tenant,
       token,
       user,
       early,
       ["verify_passcode", { code: wrong }],
+      "code",
       "passcode_invalid",
-      401,
     );
     state = expectState(await run(tenant, token, refused, "verify_passcode", { code }), "profile_init");
     expect(payloadOf(state).user.emails.find((email) => email.address === address)).toMatchObject({

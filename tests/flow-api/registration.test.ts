@@ -304,10 +304,11 @@ describe("registration flow: passkey sign-up (default tenant: passkeys only, add
     const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, "0");
     const refused = expectFlowError(
       await act(tenant, confirming, "verify_passcode", { code: wrong }),
-      "passcode_invalid",
-      401,
+      "form_data_invalid_error",
+      400,
       "passcode_confirmation",
     );
+    expect(refused.actions.verify_passcode!.inputs.code!.error?.code).toBe("passcode_invalid");
     expect(refused.payload).toEqual(confirming.payload);
     const short = expectFlowError(
       await act(tenant, refused, "verify_passcode", { code: "123" }),
@@ -325,12 +326,13 @@ describe("registration flow: passkey sign-up (default tenant: passkeys only, add
     const [mine, theirs] = [newAddress(), newAddress()];
     const confirming = await identify(tenant, await begin(tenant), { email: mine });
     const other = await identify(tenant, await begin(tenant), { email: theirs });
-    expectFlowError(
+    const refused = expectFlowError(
       await act(tenant, confirming, "verify_passcode", { code: await outboxCode(tenant.id, theirs) }),
-      "passcode_invalid",
-      401,
+      "form_data_invalid_error",
+      400,
       "passcode_confirmation",
     );
+    expect(refused.actions.verify_passcode!.inputs.code!.error?.code).toBe("passcode_invalid");
     // The other flow's code is still good there, and neither flow wrote anything.
     expect((await tenantRows(tenant)).users).toEqual([]);
     expectState(await verifyEmail(tenant, other, theirs), "onboarding_create_passkey");
@@ -354,10 +356,11 @@ describe("registration flow: passkey sign-up (default tenant: passkeys only, add
     const again = await identify(tenant, init, { email: second });
     const refused = expectFlowError(
       await act(tenant, again, "verify_passcode", { code: await outboxCode(tenant.id, first) }),
-      "passcode_invalid",
-      401,
+      "form_data_invalid_error",
+      400,
       "passcode_confirmation",
     );
+    expect(refused.actions.verify_passcode!.inputs.code!.error?.code).toBe("passcode_invalid");
     const creating = expectState(await verifyEmail(tenant, refused, second), "onboarding_create_passkey");
     const { payload } = await expectSignedUp(
       tenant,

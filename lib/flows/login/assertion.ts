@@ -12,24 +12,18 @@ import type { User } from "@/lib/users";
 import { factorsDone } from "./factors";
 import { KEY, identifiedUser } from "./stash";
 
-/** A refused assertion as the elements know it: an MFA-only key used as a passkey, else `passkey_invalid`. */
-async function assertionFailure(
-  ctx: FlowContext,
-  response: AuthenticationResponseJSON,
-  error: unknown,
-  firstFactor: boolean,
-): Promise<unknown> {
-  if (!(error instanceof AppError) || error.status >= 500 || error instanceof FlowError) return error;
-  if (firstFactor && (await isSecurityKey(ctx.tenant, response.rawId))) {
-    return new FlowError(
-      "webauthn_credential_invalid_mfa_only",
-      "This credential can be used as a second factor security key only",
-      { cause: error },
-    );
-  }
-  return new FlowError("passkey_invalid", `The passkey is invalid: ${error.details[0] ?? error.message}`, {
-    cause: error,
-  });
+/**
+ * A security key refused as a passkey: the elements explain that it is a second factor only. Any other
+ * refusal is FLOW_ERRORS' `passkey_invalid`.
+ */
+async function mfaOnlyKey(ctx: FlowContext, response: AuthenticationResponseJSON, error: unknown) {
+  if (!(error instanceof AppError) || error.code !== "CEREMONY_VERIFICATION_FAILED") return error;
+  if (!(await isSecurityKey(ctx.tenant, response.rawId))) return error;
+  return new FlowError(
+    "webauthn_credential_invalid_mfa_only",
+    "This credential can be used as a second factor security key only",
+    { cause: error },
+  );
 }
 
 /** A passkey proves the user on its own: a session, no second factor (as Hanko). */
@@ -41,7 +35,7 @@ export async function passkeyLogin(
   try {
     user = await finalizeFlowPasskeyLogin(ctx.tenant, response, ctx.audit);
   } catch (error) {
-    throw await assertionFailure(ctx, response, error, true);
+    throw await mfaOnlyKey(ctx, response, error);
   }
   ctx.stash[KEY.userId] = user.id;
   ctx.stash[KEY.loginMethod] = "passkey";
@@ -54,10 +48,6 @@ export async function securityKeyLogin(
   response: AuthenticationResponseJSON,
 ): Promise<Transition> {
   const user = await identifiedUser(ctx);
-  try {
-    await finalizeSecurityKeyLogin(ctx.tenant, user, response, ctx.audit);
-  } catch (error) {
-    throw await assertionFailure(ctx, response, error, false);
-  }
+  await finalizeSecurityKeyLogin(ctx.tenant, user, response, ctx.audit);
   return factorsDone(ctx, user, "security_key");
 }

@@ -1,4 +1,4 @@
-import { addEmail, EmailLimitReached, EmailTaken, verifyEmail } from "@/lib/emails";
+import { addEmail, verifyEmail } from "@/lib/emails";
 import type { FlowContext } from "@/lib/flows/definition";
 import { FlowError } from "@/lib/flows/errors";
 import type { User } from "@/lib/users";
@@ -9,15 +9,12 @@ export const emailTaken = (input?: string) =>
 
 /**
  * A verified address proven by a code (`email_create` with verification): added verified, primary if
- * the user has none (`addEmail`). Another user's mere claim on it is released (see `isClaimOnly`).
+ * the user has none (`addEmail`). Another user's mere claim on it is released (see `isClaimOnly`). A taken
+ * address or a full account is answered by the flow error table (`email_already_exists`,
+ * `operation_not_permitted_error`).
  */
 export async function addVerifiedEmail(ctx: FlowContext, user: User, address: string): Promise<void> {
-  await addEmail(ctx.tenant, user.id, { address, verified: true, context: ctx.audit }).catch((error) => {
-    if (error instanceof EmailLimitReached) {
-      throw new FlowError("operation_not_permitted_error", "Maximum number of email addresses reached");
-    }
-    throw error instanceof EmailTaken ? emailTaken() : error;
-  });
+  await addEmail(ctx.tenant, user.id, { address, verified: true, context: ctx.audit });
 }
 
 /** One of the user's addresses proven by a code (`email_verify`): verified, primary if none is. */

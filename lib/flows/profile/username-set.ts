@@ -1,7 +1,6 @@
 import type { ActionDefinition } from "@/lib/flows/definition";
-import { FlowError } from "@/lib/flows/errors";
 import { usernameInput } from "@/lib/flows/shared/inputs";
-import { InvalidUsername, UsernameTaken, setUsername } from "@/lib/users/username";
+import { setUsername } from "@/lib/users/username";
 import { profileOf, when } from "./profile";
 
 /** `username_create` and `username_update`: taken and malformed names are errors on the input. */
@@ -12,20 +11,13 @@ export const usernameSet = (description: string, existing: boolean): ActionDefin
     ({ user }, tenant) =>
       tenant.platform.username.enabled && user.externalId === null && Boolean(user.username) === existing,
   ),
+  inputErrors: {
+    USERNAME_TAKEN: { input: "username", message: "The username already exists" },
+    USERNAME_INVALID: { input: "username", message: "Invalid username" },
+  },
   async run(ctx, input) {
     const { user } = await profileOf(ctx);
-    try {
-      await setUsername(ctx.tenant, user, String(input.username), ctx.audit);
-    } catch (error) {
-      if (error instanceof UsernameTaken) {
-        throw new FlowError("username_already_exists", "The username already exists", { input: "username" });
-      }
-      if (error instanceof InvalidUsername) {
-        const detail = error.details.join("; ");
-        throw new FlowError("invalid_username_error", `Invalid username: ${detail}`, { input: "username" });
-      }
-      throw error;
-    }
+    await setUsername(ctx.tenant, user, String(input.username), ctx.audit);
     return { stay: true };
   },
 });

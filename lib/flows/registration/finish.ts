@@ -1,16 +1,9 @@
 import type { FlowContext, Transition } from "@/lib/flows/definition";
-import { FlowError, type FlowErrorCode } from "@/lib/flows/errors";
 import type { LastLogin } from "@/lib/flows/payloads";
 import { signIn } from "@/lib/flows/shared/sign-in";
 import type { AuthMethod } from "@/lib/sessions";
-import { SignUpConflict, completeFlowSignUp, type FlowSignUp } from "@/lib/users/flow-sign-up";
+import { completeFlowSignUp, type FlowSignUp } from "@/lib/users/flow-sign-up";
 import { KEY, emailVerified, text } from "./stash";
-
-const CONFLICT_CODES: Record<SignUpConflict["field"], FlowErrorCode> = {
-  email: "email_already_exists",
-  username: "username_already_exists",
-  credential: "webauthn_credential_already_exists",
-};
 
 /**
  * Creates the user with everything the flow collected and starts its session. A concurrent sign-up
@@ -34,15 +27,8 @@ export async function finish(
     username: text(ctx, KEY.username) ?? null,
     ...credential,
   };
-  try {
-    const user = await completeFlowSignUp(ctx.tenant, signUp, ctx.audit);
-    return await signIn(ctx, user, amr, lastLogin);
-  } catch (error) {
-    if (error instanceof SignUpConflict) {
-      throw new FlowError(CONFLICT_CODES[error.field], error.message, { cause: error });
-    }
-    throw error;
-  }
+  const user = await completeFlowSignUp(ctx.tenant, signUp, ctx.audit);
+  return signIn(ctx, user, amr, lastLogin);
 }
 
 /** No credential: the account logs in with passcodes to its address (`otp` when this flow proved it). */

@@ -1,5 +1,6 @@
 import { MAX_PASSWORD_LENGTH, minPasswordLength } from "@/lib/passwords";
 import type { FlowContext, InputSpec } from "@/lib/flows/definition";
+import type { InputErrorRules } from "@/lib/flows/errors";
 import { MAX_EMAIL_LENGTH } from "@/lib/flows/inputs";
 
 // The inputs more than one action asks for, declared once.
@@ -24,6 +25,14 @@ export const PASSWORD_INPUT: InputSpec = {
  */
 export function newPasswordInput(ctx: FlowContext, name: "new_password" | "password"): InputSpec {
   return { ...PASSWORD_INPUT, name, minLength: minPasswordLength(ctx.tenant) };
+}
+
+/** A chosen password the tenant's rules refuse: `value_invalid_error` on its input. */
+export function newPasswordErrors(input: "new_password" | "password"): InputErrorRules {
+  return {
+    PASSWORD_TOO_SHORT: { input, code: "value_invalid_error" },
+    PASSWORD_TOO_LONG: { input, code: "value_invalid_error" },
+  };
 }
 
 /** A username being chosen, within the tenant's bounds. */

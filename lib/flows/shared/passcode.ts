@@ -1,8 +1,6 @@
-import { AppError } from "@/lib/errors";
 import { sendCode, type CodeTarget } from "@/lib/passcodes";
 import { consumeRateLimit } from "@/lib/rate-limit";
 import type { FlowContext } from "@/lib/flows/definition";
-import { FlowError } from "@/lib/flows/errors";
 
 // The mailed code of any flow's `passcode_confirmation` (`states/passcode_confirmation.ts`): a flow
 // names the target with `setPasscodeTarget` and leads there; entering mails the code, `verify_passcode`
@@ -42,14 +40,4 @@ export async function sendPasscode(ctx: FlowContext): Promise<void> {
   const info = await sendCode(ctx.tenant, target, ctx.audit);
   ctx.stash[PASSCODE_STASH.id] = info.id;
   ctx.stash[PASSCODE_STASH.sentAt] = info.createdAt.getTime();
-}
-
-/** A passcode failure as the elements know it. */
-export function passcodeFailure(error: unknown): unknown {
-  if (!(error instanceof AppError) || error.status >= 500 || error instanceof FlowError) return error;
-  if (error.code === "RATE_LIMITED") return error;
-  const detail = error.details[0] ?? error.message;
-  if (error.code === "PASSCODE_ATTEMPTS_EXCEEDED")
-    return new FlowError("passcode_max_attempts_reached", "Maximum number of attempts reached");
-  return new FlowError("passcode_invalid", `The passcode is invalid (${detail})`);
 }

@@ -1,6 +1,5 @@
 import { deleteEmail } from "@/lib/emails";
 import type { ActionDefinition } from "@/lib/flows/definition";
-import { domain } from "../error-translators";
 import { EMAIL_ID_INPUT } from "../inputs";
 import { profileOf, when } from "../profile";
 
@@ -20,7 +19,7 @@ export const emailDelete: ActionDefinition = {
   available: when(() => true),
   async run(ctx, input) {
     const { user } = await profileOf(ctx);
-    await domain(() => deleteEmail(ctx.tenant, user, String(input.email_id), ctx.audit));
+    await deleteEmail(ctx.tenant, user, String(input.email_id), ctx.audit);
     return { stay: true };
   },
 };

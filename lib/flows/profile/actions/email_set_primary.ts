@@ -1,6 +1,5 @@
 import { setPrimaryEmail } from "@/lib/emails";
 import type { ActionDefinition } from "@/lib/flows/definition";
-import { domain } from "../error-translators";
 import { EMAIL_ID_INPUT } from "../inputs";
 import { profileOf, when } from "../profile";
 
@@ -10,7 +9,7 @@ export const emailSetPrimary: ActionDefinition = {
   available: when((profile) => profile.emails.length > 1),
   async run(ctx, input) {
     const { user } = await profileOf(ctx);
-    await domain(() => setPrimaryEmail(ctx.tenant, user, String(input.email_id).toLowerCase(), ctx.audit));
+    await setPrimaryEmail(ctx.tenant, user, String(input.email_id).toLowerCase(), ctx.audit);
     return { stay: true };
   },
 };

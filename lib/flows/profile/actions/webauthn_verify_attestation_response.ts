@@ -1,8 +1,6 @@
 import { finalizePublicRegistration } from "@/lib/ceremonies/webauthn";
 import { finalizeSecurityKeyRegistration } from "@/lib/ceremonies/webauthn/security-keys";
-import { AppError } from "@/lib/errors";
 import type { ActionDefinition } from "@/lib/flows/definition";
-import { FlowError } from "@/lib/flows/errors";
 import { ATTESTATION_INPUT } from "@/lib/flows/shared/inputs";
 import { attestationOf } from "@/lib/flows/shared/webauthn";
 import { sessionOf } from "../profile";
@@ -18,15 +16,7 @@ export const webauthnVerifyAttestationResponse: ActionDefinition = {
       ctx.stash[STASH.creating] === "security_key"
         ? finalizeSecurityKeyRegistration
         : finalizePublicRegistration;
-    try {
-      await finalize(ctx.tenant, user, response, ctx.audit);
-    } catch (error) {
-      if (!(error instanceof AppError) || error.status >= 500) throw error;
-      const detail = [error.message, ...error.details].join(": ");
-      throw new FlowError("passkey_invalid", `The credential was not accepted (${detail})`, {
-        cause: error,
-      });
-    }
+    await finalize(ctx.tenant, user, response, ctx.audit);
     return { to: "profile_init" };
   },
 };

@@ -1,7 +1,5 @@
-import { AppError } from "@/lib/errors";
 import type { ActionDefinition } from "@/lib/flows/definition";
-import { FlowError } from "@/lib/flows/errors";
-import { newPasswordInput } from "@/lib/flows/shared/inputs";
+import { newPasswordErrors, newPasswordInput } from "@/lib/flows/shared/inputs";
 import { prepareSignUpPassword } from "@/lib/users/flow-sign-up";
 import { finish } from "../finish";
 
@@ -9,16 +7,9 @@ export const registerPassword: ActionDefinition = {
   description: "Submit a new password.",
   inputs: (ctx) => [newPasswordInput(ctx, "new_password")],
   available: (ctx) => ctx.tenant.platform.password.enabled,
+  inputErrors: newPasswordErrors("new_password"),
   async run(ctx, input) {
-    let passwordHash: string;
-    try {
-      passwordHash = await prepareSignUpPassword(ctx.tenant, String(input.new_password));
-    } catch (error) {
-      if (!(error instanceof AppError) || error.status >= 500) throw error;
-      throw new FlowError("value_invalid_error", error.details[0] ?? error.message, {
-        input: "new_password",
-      });
-    }
+    const passwordHash = await prepareSignUpPassword(ctx.tenant, String(input.new_password));
     return finish(ctx, { passwordHash }, ["pwd"], { login_method: "password" });
   },
 };

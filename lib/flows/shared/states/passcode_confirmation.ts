@@ -1,5 +1,5 @@
 import type { FlowContext } from "@/lib/flows/definition";
-import { PASSCODE_STASH, RESEND_AFTER_SECONDS, passcodeFailure, sendPasscode } from "../passcode";
+import { PASSCODE_STASH, RESEND_AFTER_SECONDS, sendPasscode } from "../passcode";
 
 /**
  * `passcode_confirmation` of any flow: entering it mails a code to the target set with
@@ -8,11 +8,7 @@ import { PASSCODE_STASH, RESEND_AFTER_SECONDS, passcodeFailure, sendPasscode } f
 export const passcodeConfirmationState = {
   actions: ["verify_passcode", "resend_passcode", "back"] as const,
   async enter(ctx: FlowContext) {
-    try {
-      await sendPasscode(ctx);
-    } catch (error) {
-      throw passcodeFailure(error);
-    }
+    await sendPasscode(ctx);
     return { passcode_resent: ctx.stash[PASSCODE_STASH.resent] === true, resend_after: RESEND_AFTER_SECONDS };
   },
 };

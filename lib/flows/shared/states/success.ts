@@ -1,6 +1,5 @@
 import { findUser } from "@/lib/users";
 import type { FlowContext } from "@/lib/flows/definition";
-import { flowErrors } from "@/lib/flows/errors";
 import { successPayload, type LastLogin } from "@/lib/flows/payloads";
 import { STASH } from "../stash";
 
@@ -10,7 +9,7 @@ export const successState = {
   async enter(ctx: FlowContext) {
     const userId = ctx.stash[STASH.successUser];
     const user = typeof userId === "string" ? await findUser(ctx.tenant.id, userId) : undefined;
-    if (!user || !ctx.issued) throw flowErrors.technical(new Error("success without a session"));
+    if (!user || !ctx.issued) throw new Error("flow success: entered without a session");
     return successPayload(ctx.tenant, user, ctx.issued, ctx.stash[STASH.lastLogin] as LastLogin | undefined);
   },
 };
