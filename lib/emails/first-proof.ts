@@ -1,7 +1,7 @@
 import { recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { deleteAllUserCredentialRows } from "@/lib/credentials";
 import type { EmailRow } from "@/lib/db/schema";
-import { removeOtpSecret } from "@/lib/flows/otp";
+import { removeOtpSecret } from "@/lib/mfa";
 import { deletePasswordRow } from "@/lib/passwords";
 import { endOtherSessions } from "@/lib/sessions";
 import type { Tenant } from "@/lib/tenants";

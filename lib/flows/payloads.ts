@@ -6,7 +6,7 @@ import { selectUserEmails } from "@/lib/emails";
 import type { IssuedSession } from "@/lib/sessions";
 import type { Tenant } from "@/lib/tenants";
 import type { User } from "@/lib/users";
-import { hasOtpSecret } from "./otp-store";
+import { hasOtpSecret } from "@/lib/mfa";
 
 /** Hanko's flow `User`: what `<hanko-profile>` renders and `success` carries. */
 export async function flowUser(tenant: Tenant, user: User) {

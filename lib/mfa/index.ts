@@ -1,6 +1,6 @@
 import { selectUserCredentials } from "@/lib/credentials";
 import { AppError } from "@/lib/errors";
-import { hasOtpSecret } from "@/lib/flows/otp-store";
+import { hasOtpSecret } from "./store";
 import type { Tenant } from "@/lib/tenants";
 
 /** The second factors a user has set up, of those the tenant has on (MFA off: none). */
@@ -54,3 +54,14 @@ export async function requireSecondFactor(
   if (satisfiesSecondFactor(amr)) return;
   if (hasSecondFactor(await secondFactorsOf(tenant, userId))) throw new SecondFactorRequired();
 }
+
+export {
+  MAX_OTP_FAILURES,
+  checkOtpCode,
+  newOtpSecret,
+  otpCodeMatches,
+  removeOtpSecret,
+  saveOtpSecret,
+  type OtpCheck,
+} from "./otp";
+export { hasOtpSecret } from "./store";

@@ -42,9 +42,8 @@ export async function finalizePasscode(
     const outcome = await transaction(async (): Promise<Outcome> => {
       const row = await lockPasscode(tenant.id, input.id);
       if (!row || !row.emailId || !row.userId) return { error: passcodeErrors.notFound() };
-      if (row.usedAt) return { error: passcodeErrors.used() };
-      if (row.failedAttempts >= MAX_FAILED_ATTEMPTS) return { error: passcodeErrors.maxAttempts() };
-      if (row.secondsLeft <= 0) return { error: passcodeErrors.expired() };
+      const unusable = unusableReason(row);
+      if (unusable) return { error: unusable };
       const user = await findUser(tenant.id, row.userId);
       const emails = user ? await selectUserEmails(tenant.id, user.id) : [];
       const email = emails.find((candidate) => candidate.id === row.emailId);
@@ -52,16 +51,8 @@ export async function finalizePasscode(
       if (caller && caller.user.id !== user.id) return { error: passcodeErrors.otherUsersSession() };
       if (!caller && needsSession(emails, email)) return { error: passcodeErrors.sessionNeeded() };
 
-      if (!codeMatches(tenant.id, row.id, input.code, row.codeHash)) {
-        const failed = await recordFailedAttempt(tenant.id, row.id);
-        return {
-          error:
-            failed >= MAX_FAILED_ATTEMPTS
-              ? passcodeErrors.maxAttempts()
-              : passcodeErrors.invalid(MAX_FAILED_ATTEMPTS - failed),
-        };
-      }
-      if (!(await markPasscodeUsed(tenant.id, row.id))) return { error: passcodeErrors.used() };
+      const refused = await useCode(tenant.id, row, input.code);
+      if (refused) return { error: refused };
       // Verified, and primary if the user has none. The account's first proven address, proven without
       // its session: what was set up before may be a stranger's who signed up with this address
       // (removed before the session below is issued).
@@ -105,19 +96,10 @@ export async function checkPasscode(
     const outcome = await transaction(async (): Promise<{ ok: CheckedPasscode } | { error: AppError }> => {
       const row = await lockPasscode(tenant.id, input.id);
       if (!row) return { error: passcodeErrors.notFound() };
-      if (row.usedAt) return { error: passcodeErrors.used() };
-      if (row.failedAttempts >= MAX_FAILED_ATTEMPTS) return { error: passcodeErrors.maxAttempts() };
-      if (row.secondsLeft <= 0) return { error: passcodeErrors.expired() };
-      if (!codeMatches(tenant.id, row.id, input.code, row.codeHash)) {
-        const failed = await recordFailedAttempt(tenant.id, row.id);
-        return {
-          error:
-            failed >= MAX_FAILED_ATTEMPTS
-              ? passcodeErrors.maxAttempts()
-              : passcodeErrors.invalid(MAX_FAILED_ATTEMPTS - failed),
-        };
-      }
-      if (!(await markPasscodeUsed(tenant.id, row.id))) return { error: passcodeErrors.used() };
+      const unusable = unusableReason(row);
+      if (unusable) return { error: unusable };
+      const refused = await useCode(tenant.id, row, input.code);
+      if (refused) return { error: refused };
       const checked = {
         id: row.id,
         address: row.address,
@@ -135,4 +117,31 @@ export async function checkPasscode(
     if ("error" in outcome) throw outcome.error;
     return outcome.ok;
   });
+}
+
+/** Why a locked passcode row can no longer be checked (used, out of attempts, expired), if it cannot. */
+function unusableReason(row: { usedAt: Date | null; failedAttempts: number; secondsLeft: number }) {
+  if (row.usedAt) return passcodeErrors.used();
+  if (row.failedAttempts >= MAX_FAILED_ATTEMPTS) return passcodeErrors.maxAttempts();
+  if (row.secondsLeft <= 0) return passcodeErrors.expired();
+  return undefined;
+}
+
+/**
+ * Compares the code and uses the row up. A wrong code is counted (the caller's transaction commits the
+ * count with the refusal it returns); the last allowed failure answers "attempts exceeded".
+ */
+async function useCode(
+  tenantId: string,
+  row: { id: string; codeHash: string },
+  code: string,
+): Promise<AppError | undefined> {
+  if (!codeMatches(tenantId, row.id, code, row.codeHash)) {
+    const failed = await recordFailedAttempt(tenantId, row.id);
+    return failed >= MAX_FAILED_ATTEMPTS
+      ? passcodeErrors.maxAttempts()
+      : passcodeErrors.invalid(MAX_FAILED_ATTEMPTS - failed);
+  }
+  if (!(await markPasscodeUsed(tenantId, row.id))) return passcodeErrors.used();
+  return undefined;
 }

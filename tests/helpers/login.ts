@@ -1,6 +1,6 @@
 import { Secret, TOTP } from "otpauth";
 import type { FlowResponse } from "@/lib/flows";
-import { newOtpSecret, saveOtpSecret } from "@/lib/flows/otp";
+import { newOtpSecret, saveOtpSecret } from "@/lib/mfa";
 import type { Tenant } from "@/lib/tenants";
 import type { User } from "@/lib/users";
 import { act, expectState, flowIdOf, postHref, startFlow, type FlowCall } from "./flows";

@@ -11,7 +11,7 @@ import {
 } from "@/lib/ceremonies/webauthn/registration";
 import { executor } from "@/lib/db";
 import { otpSecrets, passcodes, passwords, sessions } from "@/lib/db/schema";
-import { MAX_OTP_FAILURES } from "@/lib/flows/otp";
+import { MAX_OTP_FAILURES } from "@/lib/mfa";
 import { listOutbox } from "@/lib/mail";
 import { setPassword } from "@/lib/passwords";
 import { updateTenant, type Tenant } from "@/lib/tenants";

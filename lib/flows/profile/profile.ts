@@ -3,7 +3,7 @@ import type { EmailRow, SessionRow } from "@/lib/db/schema";
 import { selectUserEmails } from "@/lib/emails";
 import type { FlowContext } from "@/lib/flows/definition";
 import { FlowError, flowErrors } from "@/lib/flows/errors";
-import { hasOtpSecret } from "@/lib/flows/otp-store";
+import { hasOtpSecret } from "@/lib/mfa";
 import { hasPassword } from "@/lib/passwords";
 import { selectUserSessions } from "@/lib/sessions";
 import type { Tenant } from "@/lib/tenants";

@@ -1,7 +1,7 @@
 import { recordAuditEvent } from "@/lib/audit";
 import type { ActionDefinition } from "@/lib/flows/definition";
 import { FlowError } from "@/lib/flows/errors";
-import { MAX_OTP_FAILURES, checkOtpCode } from "@/lib/flows/otp";
+import { MAX_OTP_FAILURES, checkOtpCode } from "@/lib/mfa";
 import { OTP_CODE_INPUT } from "@/lib/flows/shared/inputs";
 import { notifySecondFactorFailures } from "@/lib/mfa/notify";
 import { factorsDone } from "../factors";

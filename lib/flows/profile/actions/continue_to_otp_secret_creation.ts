@@ -1,5 +1,5 @@
 import type { ActionDefinition } from "@/lib/flows/definition";
-import { newOtpSecret } from "@/lib/flows/otp";
+import { newOtpSecret } from "@/lib/mfa";
 import { profileOf, when } from "../profile";
 import { STASH, type OtpSetup } from "../stash";
 

@@ -1,7 +1,7 @@
 import { recordAuditEvent } from "@/lib/audit";
 import type { ActionDefinition } from "@/lib/flows/definition";
 import { FlowError, flowErrors } from "@/lib/flows/errors";
-import { checkOtpCode, otpCodeMatches, saveOtpSecret } from "@/lib/flows/otp";
+import { checkOtpCode, otpCodeMatches, saveOtpSecret } from "@/lib/mfa";
 import { OTP_CODE_INPUT } from "@/lib/flows/shared/inputs";
 import { profileOf } from "../profile";
 import { otpSetupOf } from "../stash";

@@ -1,6 +1,6 @@
 import { recordAuditEvent } from "@/lib/audit";
 import type { ActionDefinition } from "@/lib/flows/definition";
-import { removeOtpSecret } from "@/lib/flows/otp";
+import { removeOtpSecret } from "@/lib/mfa";
 import { profileOf, when } from "../profile";
 
 export const otpSecretDelete: ActionDefinition = {

@@ -8,7 +8,7 @@ import {
   recordOtpFailure,
   upsertOtpSecret,
   useOtpStep,
-} from "./otp-store";
+} from "./store";
 
 /** RFC 6238 defaults every authenticator app supports: SHA-1, 6 digits, 30-second steps. */
 const PERIOD = 30;
