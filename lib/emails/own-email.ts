@@ -17,7 +17,8 @@ export async function withOwnEmail<T>(
   return transaction(async () => {
     await lockUser(tenantId, userId);
     const email = await findEmail(tenantId, emailId);
-    if (!email || email.userId !== userId) throw new AppError("EMAIL_NOT_FOUND", undefined, { details: ["email not found"] });
+    if (!email || email.userId !== userId)
+      throw new AppError("EMAIL_NOT_FOUND", undefined, { details: ["email not found"] });
     return work(email);
   });
 }

@@ -18,7 +18,9 @@ export async function setPrimary(
   await withOwnEmail(tenant.id, userId, emailId, async (email) => {
     if (email.isPrimary) return;
     if (tenant.platform.emails.requireVerification && !email.verified) {
-      throw new AppError("EMAIL_UNVERIFIED", undefined, { details: ["verify the address before making it primary"] });
+      throw new AppError("EMAIL_UNVERIFIED", undefined, {
+        details: ["verify the address before making it primary"],
+      });
     }
     await setPrimaryEmailRow(tenant.id, userId, email.id);
     await recordAuditEvent(tenant.id, {
