@@ -5,11 +5,11 @@ import { selectUserEmails, verifyEmail } from "@/lib/emails";
 import type { AppError } from "@/lib/errors";
 import { checkSessionToken, issueSession, type AuthMethod, type IssuedSession } from "@/lib/sessions";
 import type { Tenant } from "@/lib/tenants";
-import { findUser } from "@/lib/users";
+import { findUser, lockUser } from "@/lib/users";
 import { MAX_FAILED_ATTEMPTS, codeMatches } from "./code";
 import { passcodeErrors } from "./errors";
 import { needsSession, passcodeInfo, type PasscodeInfo } from "./initialize";
-import { lockPasscode, markPasscodeUsed, recordFailedAttempt } from "./store";
+import { lockPasscode, markPasscodeUsed, passcodeUserId, recordFailedAttempt } from "./store";
 
 export interface FinalizePasscodeInput {
   id: string;
@@ -40,6 +40,10 @@ export async function finalizePasscode(
   return auditFailures(tenant.id, "passcode.login.finalize", context, async () => {
     const caller = sessionToken ? await checkSessionToken(tenant, sessionToken) : undefined;
     const outcome = await transaction(async (): Promise<Outcome> => {
+      // The user before the code, in the order removeEmail takes them, so the two never wait on each
+      // other (verifyEmail below takes the user lock again, which the transaction already holds).
+      const owner = await passcodeUserId(tenant.id, input.id);
+      if (owner) await lockUser(tenant.id, owner);
       const row = await lockPasscode(tenant.id, input.id);
       if (!row || !row.emailId || !row.userId) return { error: passcodeErrors.notFound() };
       const unusable = unusableReason(row);

@@ -60,6 +60,18 @@ export async function liveCodesForAddress(tenantId: string, address: string): Pr
   return rows.map(toState);
 }
 
+/** The user a code was sent to, read without a lock (to lock the user first). */
+export async function passcodeUserId(tenantId: string, id: string): Promise<string | undefined> {
+  if (!UUID_PATTERN.test(id)) return undefined;
+  const db = await executor();
+  const [found] = await db
+    .select({ userId: passcodes.userId })
+    .from(passcodes)
+    .where(and(eq(passcodes.tenantId, tenantId), eq(passcodes.id, id)))
+    .limit(1);
+  return found?.userId ?? undefined;
+}
+
 /** One code by id, locked until the transaction ends. */
 export async function lockPasscode(tenantId: string, id: string): Promise<PasscodeState | undefined> {
   if (!UUID_PATTERN.test(id)) return undefined;
