@@ -1,3 +1,3 @@
 export { recordAuditEvent, type AuditEvent, type AuditContext } from "./record-audit-event";
 export { listAuditEvents, type AuditPage } from "./list-audit-events";
-export { auditFailures } from "./audit-failures";
+export { auditFailures, failureDetails } from "./audit-failures";

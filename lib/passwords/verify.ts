@@ -1,6 +1,5 @@
-import { recordAuditEvent, type AuditContext } from "@/lib/audit";
+import { failureDetails, recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { AppError } from "@/lib/errors";
-import { PLATFORM_STATUS } from "@/lib/http/presenters/platform-status";
 import { getLogger } from "@/lib/log";
 import type { Tenant } from "@/lib/tenants";
 import type { User } from "@/lib/users";
@@ -134,13 +133,9 @@ export async function recordPasswordFailure(
   error: unknown,
   logMessage: string,
 ): Promise<void> {
-  const reason =
-    error instanceof PasswordRejected
-      ? error.reason
-      : error instanceof AppError
-        ? [error.message, ...error.details].join(": ")
-        : "internal error";
-  const status = PLATFORM_STATUS[error instanceof AppError ? error.code : "INTERNAL"];
+  const failure = failureDetails(error);
+  const reason = error instanceof PasswordRejected ? error.reason : failure.reason;
+  const status = failure.status;
   try {
     await recordAuditEvent(tenant.id, {
       ...audit,
