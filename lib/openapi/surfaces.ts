@@ -1,4 +1,4 @@
-import * as admin from "@/lib/contracts/admin";
+import { ADMIN_CONTRACTS } from "@/lib/contracts/admin";
 import * as authenticatorFacets from "@/lib/contracts/authenticator/facets";
 import * as authenticator from "@/lib/contracts/authenticator/routes";
 import { FLOW_CONTRACTS } from "@/lib/contracts/flow";
@@ -36,7 +36,7 @@ export const SURFACE_DOCUMENTS: Partial<Record<Surface, SurfaceDocument>> = {
     description:
       "Server-side administration of one tenant, under `{tenant_url}/admin/`. API key with the `admin` scope.",
     serverPath: "",
-    contracts: Object.values(admin),
+    contracts: ADMIN_CONTRACTS,
   },
   passkey: {
     title: "Sesame Passkey API",

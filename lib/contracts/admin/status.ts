@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineContract } from "@/lib/http/contract";
-import { TenantIdParam, platformErrors } from "./schemas";
+import { TenantIdParam, platformErrors } from "../schemas";
 
 export const status = defineContract({
   surface: "admin",
