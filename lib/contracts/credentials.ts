@@ -37,3 +37,15 @@ export function credentialWire(credential: Credential): z.input<typeof WebauthnC
     mfa_only: credential.isMfa,
   };
 }
+
+/** A credential as Hanko's admin API sends it (`GET /users/{id}`, `…/webauthn_credentials`): the same fields. */
+export const AdminWebauthnCredential = WebauthnCredential;
+
+/**
+ * A stored credential on the admin API's wire. Hanko's admin WebauthnCredential has the public one's
+ * fields (`mfa_only` included), so it is the same mapping; kept as its own name so the admin wire can
+ * change without touching the public API's.
+ */
+export function adminCredentialWire(credential: Credential): z.input<typeof AdminWebauthnCredential> {
+  return credentialWire(credential);
+}
