@@ -16,3 +16,4 @@ export {
   recordCredentialUse,
   selectUserCredentials,
 } from "./store";
+export { deleteCredentialOfUser, getCredentialOfUser, listCredentialsOfUser } from "./admin-credentials";

@@ -15,3 +15,11 @@ export {
 } from "./emails";
 export { EmailAddress, normalizeAddress } from "./address";
 export { findEmail, findEmailByAddress, findPrimaryEmail, selectUserEmails } from "./store";
+export {
+  createUserEmail,
+  deleteUserEmail,
+  getUserEmail,
+  listUserEmails,
+  setUserPrimaryEmail,
+  type AdminEmailInput,
+} from "./admin-emails";

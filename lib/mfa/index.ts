@@ -65,3 +65,4 @@ export {
   type OtpCheck,
 } from "./otp";
 export { hasOtpSecret } from "./store";
+export { deleteOtpOfUser, getOtpOfUser } from "./admin-otp";

@@ -9,3 +9,4 @@ export {
   ensurePasswordsEnabled,
   minPasswordLength,
 } from "./rules";
+export { deletePasswordOfUser, getPasswordOfUser, setPasswordOfUser } from "./admin-passwords";

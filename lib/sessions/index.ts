@@ -15,3 +15,5 @@ export {
 export { selectUserSessions, sweepExpiredSessions } from "./store";
 export { validateSessionToken, type SessionValidation } from "./validate";
 export { userAgentName } from "./user-agent";
+export { impersonateUser, listSessionsOfUser, revokeSessionOfUser } from "./admin-sessions";
+export type { SessionClient } from "./sessions";

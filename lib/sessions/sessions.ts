@@ -53,13 +53,35 @@ export async function issueSession(
   context: AuditContext,
 ): Promise<IssuedSession> {
   await requireSecondFactor(tenant, user.id, amr);
+  const client = { ip: context.ip ?? null, userAgent: context.userAgent ?? null };
+  return startSession(tenant, user, amr, client, { ...context, actor: user.id });
+}
+
+/** Where a session's client is, as its row keeps it. */
+export interface SessionClient {
+  ip: string | null;
+  userAgent: string | null;
+}
+
+/**
+ * Inserts the row (the session limit trims the oldest), signs the JWT naming it and records
+ * `session.created` with `audit` (its actor, plus `details`). No second-factor check: the callers decide.
+ */
+export async function startSession(
+  tenant: Tenant,
+  user: User,
+  amr: AuthMethod[],
+  client: SessionClient,
+  audit: AuditContext,
+  details: Record<string, unknown> = {},
+): Promise<IssuedSession> {
   const lifetime = tenant.sessionLifetimeSeconds;
   const session = await insertSession({
     tenantId: tenant.id,
     userId: user.id,
     amr,
-    ip: context.ip,
-    userAgent: context.userAgent?.slice(0, 512) ?? null,
+    ip: client.ip,
+    userAgent: client.userAgent?.slice(0, 512) ?? null,
     lifetimeSeconds: lifetime,
   });
   const trimmed = await trimSessions(tenant.id, user.id, tenant.platform.session.limit);
@@ -86,10 +108,9 @@ export async function issueSession(
     expiresIn: lifetime,
   });
   await recordAuditEvent(tenant.id, {
-    ...context,
-    actor: user.id,
+    ...audit,
     type: "session.created",
-    details: { sessionId: session.id, amr, endedByLimit: trimmed },
+    details: { sessionId: session.id, amr, endedByLimit: trimmed, ...details },
   });
   return { token, session, claims };
 }

@@ -107,3 +107,18 @@ export async function sweepExpiredSessions(): Promise<number> {
     .returning({ id: sessions.id });
   return rows.length;
 }
+
+/** Deletes one session of this user; undefined when the user has no live or expired session with this id. */
+export async function deleteUserSession(
+  tenantId: string,
+  userId: string,
+  sessionId: string,
+): Promise<SessionRow | undefined> {
+  if (!UUID_PATTERN.test(sessionId)) return undefined;
+  const db = await executor();
+  const [row] = await db
+    .delete(sessions)
+    .where(and(eq(sessions.tenantId, tenantId), eq(sessions.userId, userId), eq(sessions.id, sessionId)))
+    .returning();
+  return row;
+}

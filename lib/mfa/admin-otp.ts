@@ -1,0 +1,39 @@
+import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
+import { transaction } from "@/lib/db";
+import type { OtpSecretRow } from "@/lib/db/schema";
+import { AppError } from "@/lib/errors";
+import { findUser, lockUser } from "@/lib/users";
+import { deleteOtpSecret, findOtpSecret } from "./store";
+
+// The admin API's view of a user's authenticator app (TOTP secret), with the API key as the actor.
+
+const userNotFound = () => new AppError("USER_NOT_FOUND", undefined, { details: ["user not found"] });
+const otpNotFound = () =>
+  new AppError("NOT_FOUND", undefined, { details: ["the user has no authenticator app (OTP secret)"] });
+
+/** The user's TOTP secret row (never the secret on any wire); NOT_FOUND when there is none. */
+export async function getOtpOfUser(tenantId: string, userId: string): Promise<OtpSecretRow> {
+  if (!(await findUser(tenantId, userId))) throw userNotFound();
+  const row = await findOtpSecret(tenantId, userId);
+  if (!row) throw otpNotFound();
+  return row;
+}
+
+/**
+ * Removes the user's authenticator app under the user's lock: its codes no longer complete a login.
+ * Audited as `otp_secret.delete.succeeded|failed`, the API key as the actor.
+ */
+export async function deleteOtpOfUser(
+  tenantId: string,
+  userId: string,
+  context: AuditContext,
+): Promise<void> {
+  const type = "otp_secret.delete";
+  await auditFailures(tenantId, type, context, () =>
+    transaction(async () => {
+      if (!(await lockUser(tenantId, userId))) throw userNotFound();
+      if (!(await deleteOtpSecret(tenantId, userId))) throw otpNotFound();
+      await recordAuditEvent(tenantId, { ...context, type: `${type}.succeeded`, details: { userId } });
+    }),
+  );
+}

@@ -1,0 +1,70 @@
+import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
+import { transaction } from "@/lib/db";
+import type { SessionRow } from "@/lib/db/schema";
+import { AppError } from "@/lib/errors";
+import type { Tenant } from "@/lib/tenants";
+import { findUser, lockUser } from "@/lib/users";
+import { startSession, type IssuedSession, type SessionClient } from "./sessions";
+import { deleteUserSession, selectUserSessions } from "./store";
+
+// The admin API's operations on a user's sessions, with the API key as the actor.
+
+const userNotFound = () => new AppError("USER_NOT_FOUND", undefined, { details: ["user not found"] });
+
+/** The user's unexpired sessions, oldest first; an unknown user is USER_NOT_FOUND. */
+export async function listSessionsOfUser(tenantId: string, userId: string): Promise<SessionRow[]> {
+  if (!(await findUser(tenantId, userId))) throw userNotFound();
+  return selectUserSessions(tenantId, userId);
+}
+
+/**
+ * Ends one of the user's sessions at once (its JWT stops working), under the user's lock. Another
+ * user's session is NOT_FOUND. Audited as `session.revoke.succeeded|failed`, the API key as the actor.
+ */
+export async function revokeSessionOfUser(
+  tenantId: string,
+  userId: string,
+  sessionId: string,
+  context: AuditContext,
+): Promise<void> {
+  const type = "session.revoke";
+  await auditFailures(tenantId, type, context, () =>
+    transaction(async () => {
+      if (!(await lockUser(tenantId, userId))) throw userNotFound();
+      const deleted = await deleteUserSession(tenantId, userId, sessionId);
+      if (!deleted) throw new AppError("NOT_FOUND", undefined, { details: ["session not found"] });
+      await recordAuditEvent(tenantId, {
+        ...context,
+        type: "session.revoked",
+        details: { sessionIds: [deleted.id], userId, reason: "revoked by the admin API" },
+      });
+    }),
+  );
+}
+
+/**
+ * Impersonation (admin `POST /sessions`): a session of the user exactly as a login issues it (row,
+ * limit, JWT signed with the tenant's key), with no login method (`amr: []`) and no second-factor
+ * check. The row keeps the client the admin names (`user_agent`, `ip_address`), else none. Audited as
+ * `session.created` with the API key as the actor and `details.impersonated_user_id`; a refusal as
+ * `session.impersonate.failed`.
+ */
+export async function impersonateUser(
+  tenant: Tenant,
+  userId: string,
+  client: Partial<SessionClient>,
+  context: AuditContext,
+): Promise<IssuedSession> {
+  return auditFailures(tenant.id, "session.impersonate", context, async () => {
+    const user = await findUser(tenant.id, userId);
+    if (!user) throw userNotFound();
+    return startSession(
+      tenant,
+      user,
+      [],
+      { ip: client.ip ?? null, userAgent: client.userAgent ?? null },
+      context,
+      { impersonated_user_id: user.id, source: "admin_api" },
+    );
+  });
+}
