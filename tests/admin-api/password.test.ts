@@ -64,7 +64,7 @@ describe("/t/{tenant_id}/admin/users/{user_id}/password", () => {
     expect(updated.status).toBe(200);
     const after = (await updated.json()) as Record<string, string>;
     expect(after.created_at).toBe(body.created_at);
-    expect(after.updated_at >= body.updated_at).toBe(true);
+    expect(after.updated_at! >= body.updated_at!).toBe(true);
     expect(await logsIn(fx, "battery staple")).toBe(true);
     expect(await logsIn(fx, "correct horse")).toBe(false);
 
