@@ -3,6 +3,7 @@ import { decodeJwt } from "jose";
 import { describe, expect, it } from "vitest";
 import * as sessionRoute from "@/app/(admin-api)/t/[tenantId]/admin/users/[userId]/sessions/[sessionId]/route";
 import * as sessionsRoute from "@/app/(admin-api)/t/[tenantId]/admin/users/[userId]/sessions/route";
+import { createSurfaceDocument } from "@/lib/openapi";
 import { selectUserSessions, validateSessionToken } from "@/lib/sessions";
 import { adminCall } from "@/tests/helpers/admin-api";
 import {
@@ -115,5 +116,48 @@ describe("DELETE /t/{tenant_id}/admin/users/{user_id}/sessions/{session_id}", ()
       params: { tenantId: fx.tenant.id, userId: fx.user.id, sessionId: id! },
     });
     expect(await sessionIds(fx)).toEqual([id]);
+  });
+});
+
+describe("the admin OpenAPI document", () => {
+  it("documents a user's emails, credentials, password, OTP and sessions, and impersonation", () => {
+    const document = createSurfaceDocument("admin")!;
+    const operations = Object.entries(document.paths ?? {}).flatMap(([template, item]) =>
+      ["get", "post", "put", "delete"]
+        .filter((method) => item && method in item)
+        .map((method) => `${method.toUpperCase()} ${template}`),
+    );
+    const user = "/t/{tenantId}/admin/users/{userId}";
+    expect(operations).toEqual(
+      expect.arrayContaining([
+        `GET ${user}/emails`,
+        `POST ${user}/emails`,
+        `GET ${user}/emails/{emailId}`,
+        `DELETE ${user}/emails/{emailId}`,
+        `POST ${user}/emails/{emailId}/set_primary`,
+        `GET ${user}/webauthn_credentials`,
+        `GET ${user}/webauthn_credentials/{credentialId}`,
+        `DELETE ${user}/webauthn_credentials/{credentialId}`,
+        `GET ${user}/password`,
+        `POST ${user}/password`,
+        `PUT ${user}/password`,
+        `DELETE ${user}/password`,
+        `GET ${user}/otp`,
+        `DELETE ${user}/otp`,
+        `GET ${user}/sessions`,
+        `DELETE ${user}/sessions/{sessionId}`,
+        "POST /t/{tenantId}/admin/sessions",
+      ]),
+    );
+    const schemas = Object.keys(document.components?.schemas ?? {});
+    expect(schemas).toEqual(
+      expect.arrayContaining([
+        "AdminEmail",
+        "WebauthnCredential",
+        "AdminPassword",
+        "AdminOtp",
+        "AdminSession",
+      ]),
+    );
   });
 });
