@@ -55,16 +55,19 @@ export async function impersonateUser(
   client: Partial<SessionClient>,
   context: AuditContext,
 ): Promise<IssuedSession> {
-  return auditFailures(tenant.id, "session.impersonate", context, async () => {
-    const user = await findUser(tenant.id, userId);
-    if (!user) throw userNotFound();
-    return startSession(
-      tenant,
-      user,
-      [],
-      { ip: client.ip ?? null, userAgent: client.userAgent ?? null },
-      context,
-      { impersonated_user_id: user.id, source: "admin_api" },
-    );
-  });
+  return auditFailures(tenant.id, "session.impersonate", context, () =>
+    // One transaction, so the event the webhooks will report can be written with the session.
+    transaction(async () => {
+      const user = await findUser(tenant.id, userId);
+      if (!user) throw userNotFound();
+      return startSession(
+        tenant,
+        user,
+        [],
+        { ip: client.ip ?? null, userAgent: client.userAgent ?? null },
+        context,
+        { impersonated_user_id: user.id, source: "admin_api" },
+      );
+    }),
+  );
 }
