@@ -10,12 +10,12 @@ const json = <S extends z.ZodType>(description: string, schema: S) => ({
 });
 
 /** A user's id in an admin path: a UUID (400 otherwise), compared lower-cased. */
-export const AdminUserIdParam = z
+export const OwnerUserIdParam = z
   .uuid("must be a UUID")
   .transform((value) => value.toLowerCase())
   .meta({ description: "The user's id" });
 
-const userParams = z.object({ tenantId: TenantIdParam, userId: AdminUserIdParam });
+const userParams = z.object({ tenantId: TenantIdParam, userId: OwnerUserIdParam });
 const emailParams = userParams.extend({
   emailId: z
     .uuid("must be a UUID")

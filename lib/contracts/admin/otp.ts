@@ -2,9 +2,9 @@ import { z } from "zod";
 import type { OtpSecretRow } from "@/lib/db/schema";
 import { defineContract } from "@/lib/http/contract";
 import { TenantIdParam, platformErrors } from "../schemas";
-import { AdminUserIdParam } from "./emails";
+import { OwnerUserIdParam } from "./emails";
 
-const userParams = z.object({ tenantId: TenantIdParam, userId: AdminUserIdParam });
+const userParams = z.object({ tenantId: TenantIdParam, userId: OwnerUserIdParam });
 
 /** Hanko's admin `OTPDto`: never the secret. */
 export const AdminOtp = z
