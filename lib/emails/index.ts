@@ -15,3 +15,4 @@ export {
 } from "./emails";
 export { EmailAddress, normalizeAddress } from "./address";
 export { findEmail, findEmailByAddress, findPrimaryEmail, selectUserEmails } from "./store";
+export { primaryAddressesOf, userIdsByAddressFragment } from "./lookups";

@@ -13,3 +13,6 @@ const isContract = (value: unknown): value is Contract =>
 export const ADMIN_CONTRACTS: Contract[] = [status].flatMap((module) =>
   Object.values(module).filter(isContract),
 );
+export * from "./audit-logs";
+import * as auditLogs from "./audit-logs";
+ADMIN_CONTRACTS.push(...(Object.values(auditLogs) as unknown[]).filter(isContract));
