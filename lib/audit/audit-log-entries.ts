@@ -90,7 +90,8 @@ export async function selectionOf(tenantId: string, filter: AuditLogFilter): Pro
 /** The failure's reason of a failure record (`*.failed`, or details with a `status`), else null. */
 function errorOf(row: AuditLogRow): string | null {
   const { reason, status } = row.details;
-  if (typeof reason === "string" && (typeof status === "number" || row.type.endsWith(".failed"))) return reason;
+  if (typeof reason === "string" && (typeof status === "number" || row.type.endsWith(".failed")))
+    return reason;
   return null;
 }
 

@@ -11,16 +11,18 @@ describe("audit log retention", () => {
   it("defaults to 90 days and accepts 1 to 3650 days, refusing anything else unchanged", async () => {
     const { tenant } = await createTestTenant();
     expect(tenant.auditLog).toEqual({ retentionDays: 90 });
-    expect((await updateTenant(tenant.id, { auditLog: { retentionDays: 3650 } })).auditLog.retentionDays).toBe(
-      3650,
-    );
+    expect(
+      (await updateTenant(tenant.id, { auditLog: { retentionDays: 3650 } })).auditLog.retentionDays,
+    ).toBe(3650);
     for (const retentionDays of [0, 3651, 1.5, -1]) {
       await expect(updateTenant(tenant.id, { auditLog: { retentionDays } })).rejects.toMatchObject({
         code: "VALIDATION_FAILED",
       });
     }
     expect((await getTenant(tenant.id)).auditLog.retentionDays).toBe(3650);
-    expect((await updateTenant(tenant.id, { auditLog: { retentionDays: 1 } })).auditLog.retentionDays).toBe(1);
+    expect((await updateTenant(tenant.id, { auditLog: { retentionDays: 1 } })).auditLog.retentionDays).toBe(
+      1,
+    );
   });
 
   it("deletes each tenant's events older than its retention, in batches, and keeps the rest", async () => {

@@ -53,7 +53,7 @@ export function startAuditLogSweeper(intervalMs = 10 * 60_000): () => void {
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   const schedule = (delayMs: number) => {
-    timer = setTimeout(run, delayMs + Math.random() * 60_000);
+    timer = setTimeout(() => void run(), delayMs + Math.random() * 60_000);
     timer.unref();
   };
   const run = async () => {

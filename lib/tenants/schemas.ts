@@ -186,11 +186,7 @@ export type BrandingSettings = z.output<typeof BrandingSettings>;
 /** How long the tenant's audit log keeps its events (lib/audit sweeps older ones in the background). */
 export const AuditLogSettings = z.object({
   /** Events older than this many days are deleted (1 day to 10 years). */
-  retentionDays: z
-    .number()
-    .int()
-    .min(1, "must be at least 1 day")
-    .max(3650, "must be at most 3650 days"),
+  retentionDays: z.number().int().min(1, "must be at least 1 day").max(3650, "must be at most 3650 days"),
 });
 export type AuditLogSettings = z.output<typeof AuditLogSettings>;
 

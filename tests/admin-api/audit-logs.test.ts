@@ -116,14 +116,12 @@ describe("GET /t/{tenant_id}/admin/audit_logs", () => {
     const ids = async (query: string) =>
       (await itemsOf(await list(tenant.id, keys.admin, query))).map((item) => item.id);
 
-    expect(await ids(`start_time=${e2.createdAt.toISOString()}&end_time=${e4.createdAt.toISOString()}`)).toEqual([
-      e3.id,
-      e2.id,
-    ]);
-    expect(await ids(`start_time=${encodeURIComponent(e3.createdAt.toISOString().replace("Z", "+00:00"))}`)).toEqual([
-      e4.id,
-      e3.id,
-    ]);
+    expect(
+      await ids(`start_time=${e2.createdAt.toISOString()}&end_time=${e4.createdAt.toISOString()}`),
+    ).toEqual([e3.id, e2.id]);
+    expect(
+      await ids(`start_time=${encodeURIComponent(e3.createdAt.toISOString().replace("Z", "+00:00"))}`),
+    ).toEqual([e4.id, e3.id]);
     expect(await ids("type=passkey.login.failed")).toEqual([e2.id]);
     expect(await ids("type=passkey.*")).toEqual([e2.id, e1.id]);
     expect(await ids("type=passkey.login.failed&type=password.*")).toEqual([e3.id, e2.id]);
@@ -147,7 +145,13 @@ describe("GET /t/{tenant_id}/admin/audit_logs", () => {
     const b = await createTestTenant();
     const bUser = await createUserWithEmail(b.tenant, `b-${Date.now()}@other.example`);
     await recordAuditEvent(b.tenant.id, { type: "test.other", actor: bUser.id, ip: "192.0.2.99" });
-    for (const query of ["", "type=test.other", `actor_user_id=${bUser.id}`, "meta_source_ip=192.0.2.99", "q=other"]) {
+    for (const query of [
+      "",
+      "type=test.other",
+      `actor_user_id=${bUser.id}`,
+      "meta_source_ip=192.0.2.99",
+      "q=other",
+    ]) {
       const res = await list(a.tenant.id, a.keys.admin, query);
       const items = await itemsOf(res);
       expect(items.map((item) => item.type)).not.toContain("test.other");

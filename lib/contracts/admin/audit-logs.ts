@@ -92,7 +92,8 @@ export const AuditLogQuery = z.object({
 const PaginationHeaders = z.object({
   "X-Total-Count": z.number().int().min(0).meta({ description: "Events the filter selects, over all pages" }),
   Link: z.string().meta({
-    description: 'RFC 8288 links to the `first`, `last`, `next` and `prev` pages (`<url>; rel="next"`), as Hanko',
+    description:
+      'RFC 8288 links to the `first`, `last`, `next` and `prev` pages (`<url>; rel="next"`), as Hanko',
   }),
 });
 

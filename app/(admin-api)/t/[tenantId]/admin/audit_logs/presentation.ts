@@ -3,7 +3,9 @@ export function wantsCsv(req: Request): boolean {
   return (req.headers.get("accept") ?? "")
     .split(",")
     .map((range) => range.trim().toLowerCase().split(";"))
-    .some(([type, ...params]) => type?.trim() === "text/csv" && !params.some((p) => /^\s*q=0(\.0*)?\s*$/.test(p)));
+    .some(
+      ([type, ...params]) => type?.trim() === "text/csv" && !params.some((p) => /^\s*q=0(\.0*)?\s*$/.test(p)),
+    );
 }
 
 /**
@@ -11,7 +13,10 @@ export function wantsCsv(req: Request): boolean {
  * of several), `last` (unless on it), `next`, `prev`, each the request's URL with `page` and `per_page`
  * set, joined by commas.
  */
-export function paginationLinks(url: string, listing: { total: number; page: number; perPage: number }): string {
+export function paginationLinks(
+  url: string,
+  listing: { total: number; page: number; perPage: number },
+): string {
   const { total, page, perPage } = listing;
   const lastPage = Math.max(1, Math.ceil(total / perPage));
   const link = (rel: string, target: number) => {
