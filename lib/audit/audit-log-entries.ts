@@ -25,7 +25,7 @@ export interface AuditLogFilter {
 export interface AuditLogEntry {
   id: string;
   type: string;
-  /** The failure's reason, for failure records (lib/audit failureDetails). */
+  /** What went wrong, for failure records: the details' reason (lib/audit failureDetails) or code. */
   error: string | null;
   requestId: string | null;
   ip: string | null;
@@ -87,12 +87,16 @@ export async function selectionOf(tenantId: string, filter: AuditLogFilter): Pro
   return selection;
 }
 
-/** The failure's reason of a failure record (`*.failed`, or details with a `status`), else null. */
+/**
+ * What went wrong, for a failure record (`*.failed`, `*.rejected`, or details with a `status`: see
+ * failureDetails): the details' `reason`, else their `code`; null for any other event.
+ */
 function errorOf(row: AuditLogRow): string | null {
-  const { reason, status } = row.details;
-  if (typeof reason === "string" && (typeof status === "number" || row.type.endsWith(".failed")))
-    return reason;
-  return null;
+  const { reason, code, status } = row.details;
+  const failure = typeof status === "number" || /\.(failed|rejected)$/.test(row.type);
+  if (!failure) return null;
+  if (typeof reason === "string" && reason !== "") return reason;
+  return typeof code === "string" || typeof code === "number" ? String(code) : null;
 }
 
 /** The rows as entries, with each user actor's primary address (one query for all of them). */

@@ -66,6 +66,29 @@ describe("GET /t/{tenant_id}/admin/audit_logs", () => {
     ]);
   });
 
+  it("names what went wrong on failure records only: the reason, else the code", async () => {
+    const { tenant, keys } = await createTestTenant();
+    await recordAuditEvent(tenant.id, {
+      type: "test.err.flow.failed",
+      details: { state: "x", code: "otp_invalid" },
+    });
+    await recordAuditEvent(tenant.id, { type: "test.err.rejected", details: { reason: "flow expired" } });
+    await recordAuditEvent(tenant.id, {
+      type: "test.err.limited",
+      details: { reason: "too many", status: 429 },
+    });
+    await recordAuditEvent(tenant.id, { type: "test.err.succeeded", details: { reason: "not an error" } });
+    await recordAuditEvent(tenant.id, { type: "test.err.bare.failed" });
+    const items = await itemsOf(await list(tenant.id, keys.admin, "type=test.err.*"));
+    expect(items.map((item) => [item.type, item.error])).toEqual([
+      ["test.err.bare.failed", undefined],
+      ["test.err.succeeded", undefined],
+      ["test.err.limited", "too many"],
+      ["test.err.rejected", "flow expired"],
+      ["test.err.flow.failed", "otp_invalid"],
+    ]);
+  });
+
   it("pages with page and per_page (default 20) and links first, last, next and prev as Hanko", async () => {
     const { tenant, keys } = await createTestTenant();
     for (let i = 0; i < 25; i++) await recordAuditEvent(tenant.id, { type: "test.paged", details: { i } });
