@@ -90,7 +90,11 @@ export const AuditLogQuery = z.object({
 });
 
 const PaginationHeaders = z.object({
-  "X-Total-Count": z.number().int().min(0).meta({ description: "Events the filter selects, over all pages (JSON only)" }),
+  "X-Total-Count": z
+    .number()
+    .int()
+    .min(0)
+    .meta({ description: "Events the filter selects, over all pages (JSON only)" }),
   Link: z.string().meta({
     description:
       'RFC 8288 links to the `first`, `last`, `next` and `prev` pages (`<url>; rel="next"`), as Hanko (JSON only)',
