@@ -150,6 +150,7 @@ const SETTING_FLAGS: Record<string, SettingFlag> = {
   "brand-background": { path: "branding.backgroundColor", read: text, hint: "<#rrggbb>" },
   "brand-text-color": { path: "branding.textColor", read: text, hint: "<#rrggbb>" },
   "logo-url": { path: "branding.logoUrl", read: textOr("none"), hint: "<https url|none>" },
+  "audit-retention-days": { path: "auditLog.retentionDays", read: number, hint: "<days, 1..3650>" },
 };
 
 const SETTINGS_OPTIONS = Object.fromEntries(

@@ -1,3 +1,4 @@
+import { startAuditLogSweeper } from "@/lib/audit";
 import { getConfig } from "@/lib/config";
 import { getMasterSecret } from "@/lib/crypto";
 import { getDatabase } from "@/lib/db";
@@ -25,6 +26,8 @@ export async function boot(): Promise<void> {
   process.stdout.write(`${banner(config, demo, created)}\n`);
   const outbox = outboxWarning(config);
   if (outbox) getLogger().warn(outbox.replace(/!!! /g, "").replace(/\n/g, " "));
+  // Audit log retention: every instance sweeps in the background (unref'd timer, errors logged).
+  startAuditLogSweeper();
 }
 
 /** boot(), and on failure a clear message on stderr and exit code 1 (a wrong setting, a locked data folder). */

@@ -23,3 +23,4 @@ export {
   setUserPrimaryEmail,
   type AdminEmailInput,
 } from "./admin-emails";
+export { primaryAddressesOf, userIdsByAddressFragment } from "./lookups";

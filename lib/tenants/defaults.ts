@@ -1,4 +1,5 @@
 import type {
+  AuditLogSettings,
   BrandingSettings,
   PlatformSettings,
   SettingsSections,
@@ -64,6 +65,9 @@ export const DEFAULT_BRANDING: BrandingSettings = {
   logoUrl: null,
 };
 
+/** Audit events are kept 90 days (Hanko keeps 30). */
+export const DEFAULT_AUDIT_LOG_SETTINGS: AuditLogSettings = { retentionDays: 90 };
+
 /** All sections' defaults, by column. */
 export const DEFAULT_SETTINGS: SettingsSections = {
   passkeyPolicy: DEFAULT_PASSKEY_POLICY,
@@ -71,4 +75,5 @@ export const DEFAULT_SETTINGS: SettingsSections = {
   uaf: DEFAULT_UAF_SETTINGS,
   platform: DEFAULT_PLATFORM_SETTINGS,
   branding: DEFAULT_BRANDING,
+  auditLog: DEFAULT_AUDIT_LOG_SETTINGS,
 };

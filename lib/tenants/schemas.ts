@@ -183,6 +183,13 @@ export const BrandingSettings = z.object({
 });
 export type BrandingSettings = z.output<typeof BrandingSettings>;
 
+/** How long the tenant's audit log keeps its events (lib/audit sweeps older ones in the background). */
+export const AuditLogSettings = z.object({
+  /** Events older than this many days are deleted (1 day to 10 years). */
+  retentionDays: z.number().int().min(1, "must be at least 1 day").max(3650, "must be at most 3650 days"),
+});
+export type AuditLogSettings = z.output<typeof AuditLogSettings>;
+
 /** The settings sections, each one jsonb column of `tenants`; a patch merges field by field (`null` clears). */
 export const SettingsSections = z.object({
   /** Passkey (first factor) registration and login. */
@@ -192,6 +199,7 @@ export const SettingsSections = z.object({
   uaf: UafSettings,
   platform: PlatformSettings,
   branding: BrandingSettings,
+  auditLog: AuditLogSettings,
 });
 export type SettingsSections = z.output<typeof SettingsSections>;
 

@@ -53,6 +53,7 @@ describe("tenant settings patches", () => {
         rateLimits: { ...DEFAULT_PLATFORM_SETTINGS.rateLimits, passcode: { points: 3, durationSeconds: 30 } },
       },
       branding: { ...DEFAULT_SETTINGS.branding, primaryColor: "#ff6600" },
+      auditLog: DEFAULT_SETTINGS.auditLog,
     });
     // The defaults themselves are left as they were.
     expect(DEFAULT_PLATFORM_SETTINGS.session.cookie.sameSite).toBe("strict");

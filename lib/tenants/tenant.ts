@@ -1,5 +1,11 @@
 import type { SigningAlgorithm, TenantRow } from "@/lib/db/schema";
-import type { BrandingSettings, PlatformSettings, UafSettings, WebauthnPolicy } from "./schemas";
+import type {
+  AuditLogSettings,
+  BrandingSettings,
+  PlatformSettings,
+  UafSettings,
+  WebauthnPolicy,
+} from "./schemas";
 import { completeSettings } from "./settings";
 
 /** A tenant as the domain sees it. */
@@ -20,6 +26,7 @@ export interface Tenant {
   uaf: UafSettings;
   platform: PlatformSettings;
   branding: BrandingSettings;
+  auditLog: AuditLogSettings;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -20,7 +20,14 @@ export const auditLogs = pgTable(
     details: jsonb("details").$type<Record<string, unknown>>().notNull().default({}),
     createdAt: timestamp("created_at", { withTimezone: true, precision: 6 }).notNull().defaultNow(),
   },
-  (t) => [index("audit_logs_tenant_seq").on(t.tenantId, t.seq.desc())],
+  (t) => [
+    index("audit_logs_tenant_seq").on(t.tenantId, t.seq.desc()),
+    // The admin API's filters (lib/audit/store.ts): time ranges and the retention sweep, types (exact and
+    // `prefix.*`: text_pattern_ops serves `like 'prefix.%'` in any collation), actors.
+    index("audit_logs_tenant_created").on(t.tenantId, t.createdAt),
+    index("audit_logs_tenant_type").on(t.tenantId, t.type.op("text_pattern_ops")),
+    index("audit_logs_tenant_actor").on(t.tenantId, t.actor),
+  ],
 );
 
 export type AuditLogRow = typeof auditLogs.$inferSelect;

@@ -1,13 +1,20 @@
 import { sql } from "drizzle-orm";
 import { check, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import {
+  DEFAULT_AUDIT_LOG_SETTINGS,
   DEFAULT_BRANDING,
   DEFAULT_MFA_POLICY,
   DEFAULT_PASSKEY_POLICY,
   DEFAULT_PLATFORM_SETTINGS,
   DEFAULT_UAF_SETTINGS,
 } from "@/lib/tenants/defaults";
-import type { BrandingSettings, PlatformSettings, UafSettings, WebauthnPolicy } from "@/lib/tenants/schemas";
+import type {
+  AuditLogSettings,
+  BrandingSettings,
+  PlatformSettings,
+  UafSettings,
+  WebauthnPolicy,
+} from "@/lib/tenants/schemas";
 
 export const SIGNING_ALGORITHMS = ["RS256", "ES256", "EdDSA"] as const;
 export type SigningAlgorithm = (typeof SIGNING_ALGORITHMS)[number];
@@ -46,6 +53,8 @@ export const tenants = pgTable(
     platform: jsonb("platform").$type<PlatformSettings>().notNull().default(DEFAULT_PLATFORM_SETTINGS),
     /** Hosted pages: display name, colours, logo. */
     branding: jsonb("branding").$type<BrandingSettings>().notNull().default(DEFAULT_BRANDING),
+    /** Audit log retention. */
+    auditLog: jsonb("audit_log").$type<AuditLogSettings>().notNull().default(DEFAULT_AUDIT_LOG_SETTINGS),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
