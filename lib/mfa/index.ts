@@ -65,3 +65,5 @@ export {
   type OtpCheck,
 } from "./otp";
 export { hasOtpSecret } from "./store";
+// The admin user (lib/users getAdminUser) shows when the authenticator app was set up.
+export { findOtpSecret } from "./store";

@@ -9,3 +9,5 @@ export {
   ensurePasswordsEnabled,
   minPasswordLength,
 } from "./rules";
+// The admin user (lib/users getAdminUser) shows when the password was set.
+export { findPassword } from "./store";
