@@ -12,7 +12,11 @@ describe("mergePatch (RFC 7396)", () => {
     [{ a: "c" }, { a: ["b"] }, { a: ["b"] }],
     [{ a: { b: "c" } }, { a: { b: "d", c: null } }, { a: { b: "d" } }],
     [{ a: [{ b: "c" }] }, { a: [1] }, { a: [1] }],
-    [["a", "b"], ["c", "d"], ["c", "d"]],
+    [
+      ["a", "b"],
+      ["c", "d"],
+      ["c", "d"],
+    ],
     [{ a: "b" }, ["c"], ["c"]],
     [{ a: "foo" }, null, null],
     [{ a: "foo" }, "bar", "bar"],
@@ -32,7 +36,12 @@ describe("mergePatch (RFC 7396)", () => {
       tags: ["example", "sample"],
       content: "This will be unchanged",
     };
-    const patch = { title: "Hello!", phoneNumber: "+01-123-456-7890", author: { familyName: null }, tags: ["example"] };
+    const patch = {
+      title: "Hello!",
+      phoneNumber: "+01-123-456-7890",
+      author: { familyName: null },
+      tags: ["example"],
+    };
     expect(mergePatch(target, patch)).toEqual({
       title: "Hello!",
       author: { givenName: "John" },

@@ -120,7 +120,8 @@ async function changeMetadata(
 /** One kind merge-patched (RFC 7396); an empty result removes the kind. */
 function patchKind(metadata: UserMetadata, kind: MetadataKind, patch: MetadataObject | null): UserMetadata {
   const next = { ...metadata };
-  const merged = patch === null ? undefined : nonEmpty(mergePatch(metadata[kind] as JsonValue, patch as JsonValue));
+  const merged =
+    patch === null ? undefined : nonEmpty(mergePatch(metadata[kind] as JsonValue, patch as JsonValue));
   if (merged) next[kind] = merged;
   else delete next[kind];
   return next;

@@ -2,7 +2,10 @@ import { and, eq, sql } from "drizzle-orm";
 import { executor } from "@/lib/db";
 import { userMetadata, type MetadataObject, type UserMetadataRow } from "@/lib/db/schema";
 
-export async function findMetadataRow(tenantId: string, userId: string): Promise<UserMetadataRow | undefined> {
+export async function findMetadataRow(
+  tenantId: string,
+  userId: string,
+): Promise<UserMetadataRow | undefined> {
   const db = await executor();
   const [row] = await db
     .select()

@@ -133,7 +133,9 @@ function platformUserConditions(tenantId: string, filter: PlatformUserFilter) {
       ? undefined
       : sql`exists (select 1 from ${emails} where ${emails.userId} = ${users.id} and ${emails.tenantId} = ${tenantId} and ${emails.address} like ${likePattern(filter.email)})`;
   const byUsername =
-    filter.username === undefined ? undefined : sql`lower(${users.username}) like ${likePattern(filter.username)}`;
+    filter.username === undefined
+      ? undefined
+      : sql`lower(${users.username}) like ${likePattern(filter.username)}`;
   const search = byEmail && byUsername ? or(byEmail, byUsername) : (byEmail ?? byUsername);
   if (search) conditions.push(search);
   return and(...conditions);

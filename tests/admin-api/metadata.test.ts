@@ -12,7 +12,11 @@ import * as metadataRoute from "@/app/(admin-api)/t/[tenantId]/admin/users/[user
 const adminTenant = () => createTestTenant({ signingAlgorithm: "ES256" });
 
 async function platformUser(tenant: Tenant): Promise<string> {
-  const user = await createAdminUser(tenant, { emails: [], username: `u${randomUUID().slice(0, 8)}` }, TEST_CONTEXT);
+  const user = await createAdminUser(
+    tenant,
+    { emails: [], username: `u${randomUUID().slice(0, 8)}` },
+    TEST_CONTEXT,
+  );
   return user.user.id;
 }
 
@@ -63,7 +67,12 @@ describe("GET /t/{tenant_id}/admin/users/{user_id}/metadata", () => {
     const { tenant, keys } = await adminTenant();
     const other = await adminTenant();
     const foreign = await platformUser(other.tenant);
-    const external = await upsertExternalUser(tenant.id, { externalId: "e", username: "e", displayName: "", icon: null });
+    const external = await upsertExternalUser(tenant.id, {
+      externalId: "e",
+      username: "e",
+      displayName: "",
+      icon: null,
+    });
     await expectPublicError(await getMetadata(tenant, keys.admin, "nope"), 400);
     for (const id of [randomUUID(), foreign, external.id]) {
       await expectPublicError(await getMetadata(tenant, keys.admin, id), 404);
@@ -99,7 +108,9 @@ describe("PATCH /t/{tenant_id}/admin/users/{user_id}/metadata", () => {
       unsafe_metadata: { note: "hi" },
     });
     // `{}` changes nothing; an empty object left by a patch removes the kind.
-    expect(await patched(tenant, keys.admin, userId, { public_metadata: {}, unsafe_metadata: { note: null } })).toEqual({
+    expect(
+      await patched(tenant, keys.admin, userId, { public_metadata: {}, unsafe_metadata: { note: null } }),
+    ).toEqual({
       public_metadata: { profile: { color: "red", shape: "round" }, tags: ["c"] },
     });
     expect(await patched(tenant, keys.admin, userId, {})).toEqual({
@@ -149,11 +160,16 @@ describe("PATCH /t/{tenant_id}/admin/users/{user_id}/metadata", () => {
     for (const body of bodies) {
       await expectPublicError(await patch(tenant, keys.admin, userId, body), 400);
     }
-    const empty = await adminCall(metadataRoute.PATCH, `/t/${tenant.id}/admin/users/${userId}/metadata`, keys.admin, {
-      method: "PATCH",
-      headers: { "content-type": "application/json" },
-      params: { tenantId: tenant.id, userId },
-    });
+    const empty = await adminCall(
+      metadataRoute.PATCH,
+      `/t/${tenant.id}/admin/users/${userId}/metadata`,
+      keys.admin,
+      {
+        method: "PATCH",
+        headers: { "content-type": "application/json" },
+        params: { tenantId: tenant.id, userId },
+      },
+    );
     await expectPublicError(empty, 400);
     expect(await readUserMetadata(tenant.id, userId)).toEqual(kept);
     const failed = await listAuditEvents(tenant.id, { type: "user.metadata.update.failed", limit: 10 });
@@ -166,19 +182,28 @@ describe("PATCH /t/{tenant_id}/admin/users/{user_id}/metadata", () => {
     // {"k":"…"} is 8 characters around the value.
     const value = { k: "é".repeat(2992) };
     expect(JSON.stringify(value)).toHaveLength(3000);
-    expect(await patched(tenant, keys.admin, userId, { private_metadata: value })).toEqual({ private_metadata: value });
-    await expectPublicError(await patch(tenant, keys.admin, userId, { private_metadata: { k: "é".repeat(2993) } }), 400);
+    expect(await patched(tenant, keys.admin, userId, { private_metadata: value })).toEqual({
+      private_metadata: value,
+    });
+    await expectPublicError(
+      await patch(tenant, keys.admin, userId, { private_metadata: { k: "é".repeat(2993) } }),
+      400,
+    );
   });
 
   it("keeps every concurrent patch (read-modify-write under the user lock)", async () => {
     const { tenant, keys } = await adminTenant();
     const userId = await platformUser(tenant);
     const results = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => patch(tenant, keys.admin, userId, { public_metadata: { [`k${i}`]: i } })),
+      Array.from({ length: 8 }, (_, i) =>
+        patch(tenant, keys.admin, userId, { public_metadata: { [`k${i}`]: i } }),
+      ),
     );
     expect(results.map((res) => res.status)).toEqual(Array(8).fill(200));
     const { public_metadata } = await readUserMetadata(tenant.id, userId);
-    expect(Object.keys(public_metadata ?? {}).sort()).toEqual(Array.from({ length: 8 }, (_, i) => `k${i}`).sort());
+    expect(Object.keys(public_metadata ?? {}).sort()).toEqual(
+      Array.from({ length: 8 }, (_, i) => `k${i}`).sort(),
+    );
   });
 
   it("answers 401 without the tenant's admin key and changes nothing", async () => {

@@ -92,7 +92,12 @@ describe("POST /t/{tenant_id}/admin/users", () => {
     expect(body).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       emails: expect.any(Array),
-      username: { id, username: "alice_1", created_at: expect.stringMatching(ISO), updated_at: expect.stringMatching(ISO) },
+      username: {
+        id,
+        username: "alice_1",
+        created_at: expect.stringMatching(ISO),
+        updated_at: expect.stringMatching(ISO),
+      },
       created_at: expect.stringMatching(ISO),
       updated_at: expect.stringMatching(ISO),
     });
@@ -190,7 +195,9 @@ describe("GET /t/{tenant_id}/admin/users", () => {
     const { tenant, keys } = await adminTenant();
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
-      ids.push((await createUser(tenant, keys.admin, { created_at: `2024-01-0${i + 1}T00:00:00Z` })).id as string);
+      ids.push(
+        (await createUser(tenant, keys.admin, { created_at: `2024-01-0${i + 1}T00:00:00Z` })).id as string,
+      );
     }
     // Neither a Passkey API user nor another tenant's user is listed.
     await upsertExternalUser(tenant.id, { externalId: "ext", username: "ext", displayName: "", icon: null });
@@ -215,7 +222,9 @@ describe("GET /t/{tenant_id}/admin/users", () => {
 
     const first = await list(tenant, keys.admin);
     expect(((await first.json()) as Json[]).map((u) => u.id)).toEqual([...ids].reverse());
-    expect(first.headers.get("link")).toBe(`<${base}?page=1&per_page=20>; rel="first", <${base}?page=1&per_page=20>; rel="last"`);
+    expect(first.headers.get("link")).toBe(
+      `<${base}?page=1&per_page=20>; rel="first", <${base}?page=1&per_page=20>; rel="last"`,
+    );
 
     const asc = await list(tenant, keys.admin, "?sort_direction=asc&per_page=3");
     expect(((await asc.json()) as Json[]).map((u) => u.id)).toEqual(ids.slice(0, 3));
@@ -305,7 +314,12 @@ async function fullUser(tenant: Tenant, key: string) {
   });
   const user = (await findUser(tenant.id, id))!;
   await sessionFor(tenant, user);
-  await patchMetadata(tenant, id, { public_metadata: { role: "admin" }, private_metadata: { n: 1 } }, TEST_CONTEXT);
+  await patchMetadata(
+    tenant,
+    id,
+    { public_metadata: { role: "admin" }, private_metadata: { n: 1 } },
+    TEST_CONTEXT,
+  );
   return { id, credentialId, user };
 }
 
@@ -317,12 +331,26 @@ describe("GET /t/{tenant_id}/admin/users/{user_id}", () => {
     expect(res.status).toBe(200);
     const body = (await res.json()) as Json;
     expect(Object.keys(body).sort()).toEqual(
-      ["created_at", "emails", "id", "metadata", "otp", "password", "updated_at", "username", "webauthn_credentials"].sort(),
+      [
+        "created_at",
+        "emails",
+        "id",
+        "metadata",
+        "otp",
+        "password",
+        "updated_at",
+        "username",
+        "webauthn_credentials",
+      ].sort(),
     );
     expect(body.webauthn_credentials).toEqual([
       expect.objectContaining({ id: credentialId, name: "fixture passkey", mfa_only: false }),
     ]);
-    expect(body.password).toEqual({ id, created_at: expect.stringMatching(ISO), updated_at: expect.stringMatching(ISO) });
+    expect(body.password).toEqual({
+      id,
+      created_at: expect.stringMatching(ISO),
+      updated_at: expect.stringMatching(ISO),
+    });
     expect(body.otp).toEqual({ id, created_at: expect.stringMatching(ISO) });
     expect(body.metadata).toEqual({ public_metadata: { role: "admin" }, private_metadata: { n: 1 } });
   });
@@ -397,7 +425,10 @@ describe("PATCH /t/{tenant_id}/admin/users/{user_id}", () => {
     ]) {
       await expectPublicError(await one("PATCH", tenant, keys.admin, id, body), 400);
     }
-    await expectPublicError(await one("PATCH", tenant, keys.admin, id, { username: "HOLDER", name: "Changed" }), 409);
+    await expectPublicError(
+      await one("PATCH", tenant, keys.admin, id, { username: "HOLDER", name: "Changed" }),
+      409,
+    );
     expect(await findUser(tenant.id, id)).toEqual(before);
   });
 
@@ -416,7 +447,12 @@ describe("DELETE /t/{tenant_id}/admin/users/{user_id}", () => {
     const db = await executor();
     const mine = { tenant: tenant.id, user: userId };
     const count = async (table: typeof emails | typeof sessions | typeof webauthnCredentials) =>
-      (await db.select().from(table).where(and(eq(table.tenantId, mine.tenant), eq(table.userId, mine.user)))).length;
+      (
+        await db
+          .select()
+          .from(table)
+          .where(and(eq(table.tenantId, mine.tenant), eq(table.userId, mine.user)))
+      ).length;
     return {
       user: (await db.select().from(users).where(eq(users.id, userId))).length,
       emails: await count(emails),
@@ -445,7 +481,17 @@ describe("DELETE /t/{tenant_id}/admin/users/{user_id}", () => {
         expiresAt: new Date(Date.now() + 60_000),
       });
     }
-    const full = { user: 1, emails: 1, sessions: 1, credentials: 1, passwords: 1, otp: 1, uaf: 1, passcodes: 1, metadata: 1 };
+    const full = {
+      user: 1,
+      emails: 1,
+      sessions: 1,
+      credentials: 1,
+      passwords: 1,
+      otp: 1,
+      uaf: 1,
+      passcodes: 1,
+      metadata: 1,
+    };
     expect(await rowsOf(tenant, doomed.id)).toEqual(full);
 
     const res = await one("DELETE", tenant, keys.admin, doomed.id);

@@ -26,7 +26,8 @@ async function openProfile(tenant: Tenant, token: string): Promise<FlowResponse>
   );
 }
 
-const shownMetadata = (state: FlowResponse) => (state.payload as { user: { metadata?: unknown } }).user.metadata;
+const shownMetadata = (state: FlowResponse) =>
+  (state.payload as { user: { metadata?: unknown } }).user.metadata;
 
 describe("profile flow: patch_metadata", () => {
   it("is offered on profile_init with Hanko's required json input", async () => {
@@ -46,11 +47,18 @@ describe("profile flow: patch_metadata", () => {
     await patchMetadata(
       tenant,
       user.id,
-      { public_metadata: { role: "member" }, private_metadata: { secret: 1 }, unsafe_metadata: { a: { b: 1 } } },
+      {
+        public_metadata: { role: "member" },
+        private_metadata: { secret: 1 },
+        unsafe_metadata: { a: { b: 1 } },
+      },
       TEST_CONTEXT,
     );
     let state = await openProfile(tenant, token);
-    expect(shownMetadata(state)).toEqual({ public_metadata: { role: "member" }, unsafe_metadata: { a: { b: 1 } } });
+    expect(shownMetadata(state)).toEqual({
+      public_metadata: { role: "member" },
+      unsafe_metadata: { a: { b: 1 } },
+    });
 
     state = expectState(
       await act(
@@ -77,9 +85,18 @@ describe("profile flow: patch_metadata", () => {
     expect(audit.items[0]).toMatchObject({ actor: user.id, details: { userId: user.id, source: "profile" } });
 
     // An empty patch changes nothing; removing every key removes unsafe metadata.
-    state = expectState(await act(tenant, state, "patch_metadata", { patch_metadata: {} }, { token }), "profile_init");
     state = expectState(
-      await act(tenant, state, "patch_metadata", { patch_metadata: { a: null, public_metadata: null, list: null } }, { token }),
+      await act(tenant, state, "patch_metadata", { patch_metadata: {} }, { token }),
+      "profile_init",
+    );
+    state = expectState(
+      await act(
+        tenant,
+        state,
+        "patch_metadata",
+        { patch_metadata: { a: null, public_metadata: null, list: null } },
+        { token },
+      ),
       "profile_init",
     );
     expect(await readUserMetadata(tenant.id, user.id)).toEqual({
@@ -111,7 +128,9 @@ describe("profile flow: patch_metadata", () => {
       [undefined, "value_missing_error"],
     ] as const) {
       const body = expectFlowError(
-        await act(tenant, state, "patch_metadata", value === undefined ? {} : { patch_metadata: value }, { token }),
+        await act(tenant, state, "patch_metadata", value === undefined ? {} : { patch_metadata: value }, {
+          token,
+        }),
         "form_data_invalid_error",
         400,
         "profile_init",
@@ -127,17 +146,24 @@ describe("GET /me: metadata and profile claims", () => {
   it("shows public and unsafe metadata, never private", async () => {
     const tenant = await createPublicTenant();
     const { user, token } = await signedIn(tenant);
-    const plain = (await (await publicCall(meRoute.GET, tenant, "GET", "/me", { token })).json()) as Record<string, unknown>;
-    expect(plain.metadata).toBeUndefined();
-
-    await patchMetadata(tenant, user.id, { private_metadata: { secret: 1 } }, TEST_CONTEXT);
-    const onlyPrivate = (await (await publicCall(meRoute.GET, tenant, "GET", "/me", { token })).json()) as Record<
+    const plain = (await (await publicCall(meRoute.GET, tenant, "GET", "/me", { token })).json()) as Record<
       string,
       unknown
     >;
+    expect(plain.metadata).toBeUndefined();
+
+    await patchMetadata(tenant, user.id, { private_metadata: { secret: 1 } }, TEST_CONTEXT);
+    const onlyPrivate = (await (
+      await publicCall(meRoute.GET, tenant, "GET", "/me", { token })
+    ).json()) as Record<string, unknown>;
     expect(onlyPrivate.metadata).toBeUndefined();
 
-    await patchMetadata(tenant, user.id, { public_metadata: { tier: "gold" }, unsafe_metadata: { x: 1 } }, TEST_CONTEXT);
+    await patchMetadata(
+      tenant,
+      user.id,
+      { public_metadata: { tier: "gold" }, unsafe_metadata: { x: 1 } },
+      TEST_CONTEXT,
+    );
     const res = await publicCall(meRoute.GET, tenant, "GET", "/me", { token });
     expect(res.status).toBe(200);
     const body = (await res.json()) as Record<string, unknown>;

@@ -47,7 +47,12 @@ export const AdminUserSchema = z
     webauthn_credentials: z.array(WebauthnCredential).optional(),
     emails: z.array(AdminEmail).optional(),
     username: z
-      .object({ id: z.uuid(), username: z.string(), created_at: z.iso.datetime(), updated_at: z.iso.datetime() })
+      .object({
+        id: z.uuid(),
+        username: z.string(),
+        created_at: z.iso.datetime(),
+        updated_at: z.iso.datetime(),
+      })
       .optional()
       .meta({ description: "Sesame keeps the username on the user: its id and times are the user's" }),
     created_at: z.iso.datetime(),
@@ -56,7 +61,10 @@ export const AdminUserSchema = z
       .object({ id: z.uuid(), created_at: z.iso.datetime(), updated_at: z.iso.datetime() })
       .optional()
       .meta({ description: "When the user has a password; its id is the user's" }),
-    identities: z.array(z.unknown()).optional().meta({ description: "Never sent: Sesame has no third-party login" }),
+    identities: z
+      .array(z.unknown())
+      .optional()
+      .meta({ description: "Never sent: Sesame has no third-party login" }),
     otp: z
       .object({ id: z.uuid(), created_at: z.iso.datetime() })
       .optional()
@@ -143,9 +151,10 @@ export const listUsers = defineContract({
       .string()
       .transform((value) => value.split(",").map((id) => id.trim().toLowerCase()))
       .pipe(z.array(z.string().regex(UUID, "must be comma-separated UUIDs")).max(100))
-      .optional(),
-    email: z.string().max(254).optional(),
-    username: z.string().max(255).optional(),
+      .optional()
+      .meta({ description: "Only these users: comma-separated UUIDs" }),
+    email: z.string().max(254).optional().meta({ description: "Part of an address" }),
+    username: z.string().max(255).optional().meta({ description: "Part of a username" }),
     sort_direction: z.enum(["asc", "desc"]).default("desc"),
   }),
   responses: {
@@ -243,13 +252,7 @@ export const getUser = defineContract({
 });
 
 const clearable = (schema: z.ZodString) =>
-  z
-    .string()
-    .trim()
-    .min(1, "must be a non-empty string or null")
-    .pipe(schema)
-    .nullable()
-    .optional();
+  z.string().trim().min(1, "must be a non-empty string or null").pipe(schema).nullable().optional();
 
 const httpUrl = z
   .string()

@@ -7,7 +7,9 @@ import { readUserMetadata } from "@/lib/metadata";
 export async function profileMetadata(
   tenantId: string,
   userId: string,
-): Promise<{ public_metadata?: Record<string, unknown>; unsafe_metadata?: Record<string, unknown> } | undefined> {
+): Promise<
+  { public_metadata?: Record<string, unknown>; unsafe_metadata?: Record<string, unknown> } | undefined
+> {
   const { public_metadata, unsafe_metadata } = await readUserMetadata(tenantId, userId);
   if (!public_metadata && !unsafe_metadata) return undefined;
   return { ...(public_metadata ? { public_metadata } : {}), ...(unsafe_metadata ? { unsafe_metadata } : {}) };
