@@ -97,7 +97,7 @@ export async function createAdminUser(
     checkNewUser(input);
     const username = input.username ? normalizeUsername(tenant, input.username) : null;
     const id = input.id?.toLowerCase() ?? randomUUID();
-    const user = await transaction(async () => {
+    return transaction(async () => {
       if (username && (await findUserByUsername(tenant.id, username))) throw new UsernameTaken();
       let created;
       try {
@@ -133,9 +133,9 @@ export async function createAdminUser(
         type: "user.created",
         details: { userId: created.id, emails: input.emails.length, username },
       });
-      return created;
+      // Read within the transaction: the data a `user.create` event would carry.
+      return adminViewOf(created);
     });
-    return adminViewOf(user);
   });
 }
 
@@ -160,7 +160,7 @@ export async function updateAdminUser(
   context: AuditContext,
 ): Promise<AdminUser> {
   return auditFailures(tenant.id, "user.update", context, async () => {
-    const user = await transaction(async () => {
+    return transaction(async () => {
       if (!(await lockUser(tenant.id, userId))) throw userNotFound();
       const current = await findUser(tenant.id, userId);
       if (!current || current.externalId !== null) throw userNotFound();
@@ -179,7 +179,7 @@ export async function updateAdminUser(
       const changed = (Object.keys(next) as (keyof UserProfileChanges)[]).filter(
         (field) => next[field] !== current[field],
       );
-      if (changed.length === 0) return current;
+      if (changed.length === 0) return adminViewOf(current);
       let updated;
       try {
         updated = await updatePlatformUser(tenant.id, current.id, next);
@@ -193,9 +193,9 @@ export async function updateAdminUser(
         type: "user.updated",
         details: { userId: current.id, changed },
       });
-      return updated;
+      // Read within the transaction: the data a `user.update` event would carry.
+      return adminViewOf(updated);
     });
-    return adminViewOf(user);
   });
 }
 
