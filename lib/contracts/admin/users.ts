@@ -17,19 +17,20 @@ export const UserIdParam = z
 
 const userParams = z.object({ tenantId: TenantIdParam, userId: UserIdParam });
 
-/** Hanko's admin `Email`. */
-export const AdminEmail = z
-  .object({
-    id: z.uuid(),
-    address: z.string(),
-    is_verified: z.boolean(),
-    is_primary: z.boolean(),
-    created_at: z.iso.datetime(),
-    updated_at: z.iso.datetime(),
-  })
-  .meta({ id: "AdminEmail" });
+/**
+ * Hanko's admin `Email`, inside the User. Kept private here: the emails helper's
+ * `lib/contracts/admin/emails.ts` (AdminEmail, adminEmailWire) is the same shape; use it after the merge.
+ */
+const UserEmail = z.object({
+  id: z.uuid(),
+  address: z.string(),
+  is_verified: z.boolean(),
+  is_primary: z.boolean(),
+  created_at: z.iso.datetime(),
+  updated_at: z.iso.datetime(),
+});
 
-export const adminEmailWire = (row: EmailRow): z.input<typeof AdminEmail> => ({
+const userEmailWire = (row: EmailRow): z.input<typeof UserEmail> => ({
   id: row.id,
   address: row.address,
   is_verified: row.verified,
@@ -45,7 +46,7 @@ export const AdminUserSchema = z
   .object({
     id: z.uuid(),
     webauthn_credentials: z.array(WebauthnCredential).optional(),
-    emails: z.array(AdminEmail).optional(),
+    emails: z.array(UserEmail).optional(),
     username: z
       .object({
         id: z.uuid(),
@@ -93,7 +94,7 @@ export function adminUserWire(admin: AdminUser): z.input<typeof AdminUserSchema>
   return omitUndefined({
     id: user.id,
     webauthn_credentials: nonEmpty(credentials.map(credentialWire)),
-    emails: nonEmpty(emails.map(adminEmailWire)),
+    emails: nonEmpty(emails.map(userEmailWire)),
     username: user.username
       ? {
           id: user.id,
