@@ -136,6 +136,10 @@ export const ERROR_CODES = {
    * and its status; no other surface sees it.
    */
   FLOW_REFUSED: "Bad Request",
+
+  // User metadata (lib/metadata)
+  /** Metadata that is not a JSON object (or null), or longer than 3000 characters serialised. */
+  METADATA_INVALID: "Bad Request",
 } as const satisfies Record<string, string>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

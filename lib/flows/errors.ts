@@ -29,6 +29,7 @@ export const FLOW_ERROR_STATUS = {
   value_too_long_error: 400,
   value_too_short_error: 400,
   webauthn_credential_already_exists: 400,
+  invalid_metadata_error: 400,
 } as const;
 export type FlowErrorCode = keyof typeof FLOW_ERROR_STATUS;
 
@@ -130,6 +131,7 @@ export const FLOW_ERRORS: Record<ErrorCode, FlowAnswerError> = {
 
   // A FlowError carries its own flow code; flowAnswerOf never reads this row for one.
   FLOW_REFUSED: invalid(400),
+  METADATA_INVALID: answer("invalid_metadata_error"),
 };
 
 /**

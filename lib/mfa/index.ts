@@ -66,3 +66,5 @@ export {
 } from "./otp";
 export { hasOtpSecret } from "./store";
 export { deleteOtpOfUser, getOtpOfUser } from "./admin-otp";
+// The admin user (lib/users getAdminUser) shows when the authenticator app was set up.
+export { findOtpSecret } from "./store";

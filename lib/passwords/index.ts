@@ -10,3 +10,5 @@ export {
   minPasswordLength,
 } from "./rules";
 export { deletePasswordOfUser, getPasswordOfUser, setPasswordOfUser } from "./admin-passwords";
+// The admin user (lib/users getAdminUser) shows when the password was set.
+export { findPassword } from "./store";

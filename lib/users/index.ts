@@ -16,3 +16,15 @@ export {
   type UserWithCredentials,
 } from "./public-user";
 // signUp lives in ./sign-up (it issues sessions, and lib/sessions imports this module).
+export { getAdminUser, type AdminUser } from "./admin-user";
+export {
+  createAdminUser,
+  deleteAdminUser,
+  listAdminUsers,
+  updateAdminUser,
+  type AdminUserChanges,
+  type AdminUserListQuery,
+  type AdminUserPage,
+  type NewUserEmail,
+  type NewUserInput,
+} from "./admin-users";

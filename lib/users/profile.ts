@@ -2,19 +2,34 @@ import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit"
 import type { EmailRow } from "@/lib/db/schema";
 import { selectUserEmails } from "@/lib/emails";
 import { AppError } from "@/lib/errors";
+import { readUserMetadata, type UserMetadata } from "@/lib/metadata";
 import type { Tenant } from "@/lib/tenants";
 import { deleteUserRow } from "./store";
 import type { User } from "./user";
 
-/** The signed-in user with their addresses, oldest first (`GET /me`). */
+/** The signed-in user with their addresses, oldest first, and the metadata they may read (`GET /me`). */
 export interface UserProfile {
   user: User;
   emails: EmailRow[];
+  /** Public and unsafe metadata only (as Hanko's profile): private metadata is for the admin API. */
+  metadata: Pick<UserMetadata, "public_metadata" | "unsafe_metadata">;
 }
 
-/** `GET /me`: the signed-in user and their addresses. */
+/** `GET /me`: the signed-in user, their addresses and their public and unsafe metadata. */
 export async function getProfile(tenant: Tenant, user: User): Promise<UserProfile> {
-  return { user, emails: await selectUserEmails(tenant.id, user.id) };
+  const [emails, metadata] = await Promise.all([
+    selectUserEmails(tenant.id, user.id),
+    readUserMetadata(tenant.id, user.id),
+  ]);
+  const { public_metadata, unsafe_metadata } = metadata;
+  return {
+    user,
+    emails,
+    metadata: {
+      ...(public_metadata ? { public_metadata } : {}),
+      ...(unsafe_metadata ? { unsafe_metadata } : {}),
+    },
+  };
 }
 
 /** Deletes the user and everything of theirs (sessions, emails, credentials…), when the tenant allows it. */

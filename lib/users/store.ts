@@ -1,6 +1,6 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import { executor } from "@/lib/db";
-import { users } from "@/lib/db/schema";
+import { emails, users } from "@/lib/db/schema";
 import { UUID_PATTERN } from "@/lib/tenants/tenant";
 import { toUser, type User } from "./user";
 
@@ -91,4 +91,99 @@ export async function lockUser(tenantId: string, userId: string): Promise<boolea
     .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)))
     .for("update");
   return rows.length === 1;
+}
+
+/** What the admin API may set when it creates a platform user. */
+export interface NewAdminUser {
+  id: string;
+  username: string | null;
+  createdAt?: Date;
+}
+
+/** A platform user with the admin's id, username and creation time; undefined when the id or username is taken. */
+export async function insertAdminUser(tenantId: string, input: NewAdminUser): Promise<User | undefined> {
+  const db = await executor();
+  const { id, username, createdAt } = input;
+  const [row] = await db
+    .insert(users)
+    .values({ tenantId, id, username, ...(createdAt ? { createdAt, updatedAt: createdAt } : {}) })
+    .onConflictDoNothing()
+    .returning();
+  return row ? toUser(row) : undefined;
+}
+
+/** Which platform users a page of the admin list shows. */
+export interface PlatformUserFilter {
+  userIds?: string[];
+  /** Part of an address (lower-case); with `username` too, either may match (Hanko's rule). */
+  email?: string;
+  /** Part of a username (lower-case). */
+  username?: string;
+}
+
+const likePattern = (fragment: string) => `%${fragment.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+function platformUserConditions(tenantId: string, filter: PlatformUserFilter) {
+  const conditions = [eq(users.tenantId, tenantId), isNull(users.externalId)];
+  if (filter.userIds && filter.userIds.length > 0) conditions.push(inArray(users.id, filter.userIds));
+  // Address search reads the emails table (owned by lib/emails) in SQL: the page and the count must be
+  // filtered by the database, not after it.
+  const byEmail =
+    filter.email === undefined
+      ? undefined
+      : sql`exists (select 1 from ${emails} where ${emails.userId} = ${users.id} and ${emails.tenantId} = ${tenantId} and ${emails.address} like ${likePattern(filter.email)})`;
+  const byUsername =
+    filter.username === undefined
+      ? undefined
+      : sql`lower(${users.username}) like ${likePattern(filter.username)}`;
+  const search = byEmail && byUsername ? or(byEmail, byUsername) : (byEmail ?? byUsername);
+  if (search) conditions.push(search);
+  return and(...conditions);
+}
+
+/** A page of the tenant's platform users, by creation time (then id). */
+export async function selectPlatformUsers(
+  tenantId: string,
+  filter: PlatformUserFilter,
+  page: { offset: number; limit: number; direction: "asc" | "desc" },
+): Promise<User[]> {
+  const db = await executor();
+  const order = page.direction === "asc" ? asc : desc;
+  const rows = await db
+    .select()
+    .from(users)
+    .where(platformUserConditions(tenantId, filter))
+    .orderBy(order(users.createdAt), order(users.id))
+    .offset(page.offset)
+    .limit(page.limit);
+  return rows.map(toUser);
+}
+
+export async function countPlatformUsers(tenantId: string, filter: PlatformUserFilter): Promise<number> {
+  const db = await executor();
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(users)
+    .where(platformUserConditions(tenantId, filter));
+  return Number(row?.count ?? 0);
+}
+
+/** The profile fields the admin API changes; a field left out stays, `null` clears it. */
+export type UserProfileChanges = Partial<
+  Pick<User, "username" | "name" | "givenName" | "familyName" | "picture">
+>;
+
+/** Writes the changes to a platform user (the unique index on usernames may refuse). */
+export async function updatePlatformUser(
+  tenantId: string,
+  userId: string,
+  changes: UserProfileChanges,
+): Promise<User | undefined> {
+  const db = await executor();
+  const [row] = await db
+    .update(users)
+    .set({ ...changes, updatedAt: sql`now()` })
+    .where(and(eq(users.tenantId, tenantId), eq(users.id, userId), isNull(users.externalId)))
+    .returning();
+  return row ? toUser(row) : undefined;
 }

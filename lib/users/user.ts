@@ -9,6 +9,11 @@ export interface User {
   username: string | null;
   displayName: string | null;
   icon: string | null;
+  /** Profile claims (Hanko's `name`, `given_name`, `family_name`, `picture`), set through the admin API. */
+  name: string | null;
+  givenName: string | null;
+  familyName: string | null;
+  picture: string | null;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -53,7 +53,7 @@ export function normalizeUsername(tenant: Tenant, raw: string): string {
 }
 
 /** A unique-index violation (Postgres and PGlite), possibly wrapped by the driver. */
-function isUniqueViolation(error: unknown): boolean {
+export function isUniqueViolation(error: unknown): boolean {
   for (let cause = error; cause instanceof Error; cause = cause.cause) {
     if ((cause as { code?: unknown }).code === "23505") return true;
   }

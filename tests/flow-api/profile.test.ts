@@ -223,6 +223,7 @@ describe("profile flow: session and start", () => {
       "continue_to_otp_secret_creation",
       "email_create",
       "email_delete",
+      "patch_metadata",
       "security_key_create",
       "session_delete",
       "webauthn_credential_create",

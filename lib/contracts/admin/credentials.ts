@@ -3,14 +3,14 @@ import { defineContract } from "@/lib/http/contract";
 import { AdminWebauthnCredential } from "../credentials";
 import { CredentialIdParam } from "../passkey/schemas";
 import { TenantIdParam, platformErrors } from "../schemas";
-import { OwnerUserIdParam } from "./emails";
+import { UserIdParam } from "./params";
 
 const json = <S extends z.ZodType>(description: string, schema: S) => ({
   description,
   content: { "application/json": { schema } },
 });
 
-const userParams = z.object({ tenantId: TenantIdParam, userId: OwnerUserIdParam });
+const userParams = z.object({ tenantId: TenantIdParam, userId: UserIdParam });
 const credentialParams = userParams.extend({ credentialId: CredentialIdParam });
 
 const credentials = {

@@ -3,6 +3,7 @@ import type { EmailRow } from "@/lib/db/schema";
 import { EmailAddress } from "@/lib/emails/address";
 import { defineContract } from "@/lib/http/contract";
 import { PlatformError, TenantIdParam, platformErrors } from "../schemas";
+import { UserIdParam } from "./params";
 
 const json = <S extends z.ZodType>(description: string, schema: S) => ({
   description,
@@ -10,12 +11,7 @@ const json = <S extends z.ZodType>(description: string, schema: S) => ({
 });
 
 /** A user's id in an admin path: a UUID (400 otherwise), compared lower-cased. */
-export const OwnerUserIdParam = z
-  .uuid("must be a UUID")
-  .transform((value) => value.toLowerCase())
-  .meta({ description: "The user's id" });
-
-const userParams = z.object({ tenantId: TenantIdParam, userId: OwnerUserIdParam });
+const userParams = z.object({ tenantId: TenantIdParam, userId: UserIdParam });
 const emailParams = userParams.extend({
   emailId: z
     .uuid("must be a UUID")

@@ -6,6 +6,8 @@ import * as otp from "./otp";
 import * as passwords from "./passwords";
 import * as sessions from "./sessions";
 import * as status from "./status";
+import * as users from "./users";
+import * as metadata from "./metadata";
 
 export * from "./audit-logs";
 export * from "./credentials";
@@ -14,6 +16,8 @@ export * from "./otp";
 export * from "./passwords";
 export * from "./sessions";
 export * from "./status";
+export * from "./users";
+export * from "./metadata";
 
 const isContract = (value: unknown): value is Contract =>
   typeof value === "object" && value !== null && "operationId" in value && "method" in value;
@@ -30,4 +34,6 @@ export const ADMIN_CONTRACTS: Contract[] = [
   otp,
   sessions,
   auditLogs,
+  users,
+  metadata,
 ].flatMap((module) => Object.values(module).filter(isContract));

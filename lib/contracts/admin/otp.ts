@@ -2,9 +2,9 @@ import { z } from "zod";
 import type { OtpSecretRow } from "@/lib/db/schema";
 import { defineContract } from "@/lib/http/contract";
 import { TenantIdParam, platformErrors } from "../schemas";
-import { OwnerUserIdParam } from "./emails";
+import { UserIdParam } from "./params";
 
-const userParams = z.object({ tenantId: TenantIdParam, userId: OwnerUserIdParam });
+const userParams = z.object({ tenantId: TenantIdParam, userId: UserIdParam });
 
 /** Hanko's admin `OTPDto`: never the secret. */
 export const AdminOtp = z

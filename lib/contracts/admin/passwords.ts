@@ -2,14 +2,14 @@ import { z } from "zod";
 import type { PasswordRow } from "@/lib/db/schema";
 import { defineContract } from "@/lib/http/contract";
 import { PlatformError, TenantIdParam, platformErrors } from "../schemas";
-import { OwnerUserIdParam } from "./emails";
+import { UserIdParam } from "./params";
 
 const json = <S extends z.ZodType>(description: string, schema: S) => ({
   description,
   content: { "application/json": { schema } },
 });
 
-const userParams = z.object({ tenantId: TenantIdParam, userId: OwnerUserIdParam });
+const userParams = z.object({ tenantId: TenantIdParam, userId: UserIdParam });
 
 /** Hanko's admin `PasswordCredential`: never the hash. */
 export const AdminPassword = z

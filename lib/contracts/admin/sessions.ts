@@ -2,14 +2,14 @@ import { z } from "zod";
 import type { SessionRow } from "@/lib/db/schema";
 import { defineContract } from "@/lib/http/contract";
 import { TenantIdParam, platformErrors } from "../schemas";
-import { OwnerUserIdParam } from "./emails";
+import { UserIdParam } from "./params";
 
 const json = <S extends z.ZodType>(description: string, schema: S) => ({
   description,
   content: { "application/json": { schema } },
 });
 
-const userParams = z.object({ tenantId: TenantIdParam, userId: OwnerUserIdParam });
+const userParams = z.object({ tenantId: TenantIdParam, userId: UserIdParam });
 
 const sessions = {
   surface: "admin",

@@ -77,6 +77,21 @@ export const Profile = z
     username: Username.optional().meta({ description: "Absent when the user has none (as Hanko omits it)" }),
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),
+    metadata: z
+      .object({
+        public_metadata: z.record(z.string(), z.unknown()).optional(),
+        unsafe_metadata: z.record(z.string(), z.unknown()).optional(),
+      })
+      .optional()
+      .meta({
+        description:
+          "The user's public metadata (set by the admin API) and unsafe metadata (the profile flow's " +
+          "`patch_metadata`); private metadata is never shown. Absent when neither is set.",
+      }),
+    name: z.string().optional(),
+    given_name: z.string().optional(),
+    family_name: z.string().optional(),
+    picture: z.string().optional(),
   })
   .meta({ id: "Profile" });
 
@@ -92,7 +107,7 @@ export function usernameWire(user: User): z.input<typeof Username> | undefined {
 }
 
 /** `GET /me` on the wire: Hanko's profile (`id` repeats `user_id` for the old SDK). */
-export function profileWire({ user, emails }: UserProfile): z.input<typeof Profile> {
+export function profileWire({ user, emails, metadata }: UserProfile): z.input<typeof Profile> {
   const username = usernameWire(user);
   return {
     id: user.id,
@@ -101,6 +116,11 @@ export function profileWire({ user, emails }: UserProfile): z.input<typeof Profi
     ...(username ? { username } : {}),
     created_at: user.createdAt.toISOString(),
     updated_at: user.updatedAt.toISOString(),
+    ...(Object.keys(metadata).length > 0 ? { metadata: { ...metadata } } : {}),
+    ...(user.name ? { name: user.name } : {}),
+    ...(user.givenName ? { given_name: user.givenName } : {}),
+    ...(user.familyName ? { family_name: user.familyName } : {}),
+    ...(user.picture ? { picture: user.picture } : {}),
   };
 }
 

@@ -17,6 +17,11 @@ export const users = pgTable(
     username: text("username"),
     displayName: text("display_name"),
     icon: text("icon"),
+    /** Profile claims the admin API sets (Hanko's `name`, `given_name`, `family_name`, `picture`). */
+    name: text("name"),
+    givenName: text("given_name"),
+    familyName: text("family_name"),
+    picture: text("picture"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -13,6 +13,7 @@ import { emailVerify } from "./actions/email_verify";
 import { otpCodeVerify } from "./actions/otp_code_verify";
 import { otpSecretDelete } from "./actions/otp_secret_delete";
 import { passwordCreate } from "./actions/password_create";
+import { patchMetadata } from "./actions/patch_metadata";
 import { passwordDelete } from "./actions/password_delete";
 import { passwordUpdate } from "./actions/password_update";
 import { securityKeyCreate } from "./actions/security_key_create";
@@ -55,6 +56,7 @@ export const profileFlow = defineFlow({
         "password_create",
         "password_delete",
         "password_update",
+        "patch_metadata",
         "security_key_create",
         "security_key_delete",
         "session_delete",
@@ -90,6 +92,7 @@ export const profileFlow = defineFlow({
     password_create: passwordCreate,
     password_delete: passwordDelete,
     password_update: passwordUpdate,
+    patch_metadata: patchMetadata,
     security_key_create: securityKeyCreate,
     security_key_delete: securityKeyDelete,
     session_delete: sessionDelete,

@@ -74,6 +74,7 @@ export const PASSKEY_ERRORS: Record<ErrorCode, PasskeyAnswer> = {
   NO_REGISTERED_DEVICE: { status: 400 },
   OOB_TOKEN_INVALID: { status: 401 },
   FLOW_REFUSED: { status: 400 },
+  METADATA_INVALID: { status: 400 },
 };
 
 /**

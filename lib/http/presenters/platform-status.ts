@@ -71,4 +71,5 @@ export const PLATFORM_STATUS: Record<ErrorCode, number> = {
   OOB_TOKEN_INVALID: 401,
 
   FLOW_REFUSED: 400,
+  METADATA_INVALID: 400,
 };

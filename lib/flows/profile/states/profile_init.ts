@@ -1,5 +1,6 @@
 import type { FlowContext } from "@/lib/flows/definition";
 import { flowUser } from "@/lib/flows/payloads";
+import { profileMetadata } from "../metadata";
 import { profileOf, sessionOf } from "../profile";
 import { flowSession } from "../sessions";
 import { STASH } from "../stash";
@@ -13,8 +14,9 @@ export async function enterProfileInit(ctx: FlowContext) {
   delete ctx.stash[STASH.creating];
   const profile = await profileOf(ctx);
   const current = sessionOf(ctx).session.id;
+  const metadata = await profileMetadata(ctx.tenant.id, profile.user.id);
   return {
-    user: await flowUser(ctx.tenant, profile.user),
+    user: { ...(await flowUser(ctx.tenant, profile.user)), ...(metadata ? { metadata } : {}) },
     sessions: profile.sessions.map((row) => flowSession(row, current)),
   };
 }

@@ -1,0 +1,37 @@
+import { adminUserWire, createUser, listUsers, userPageResponse } from "@/lib/contracts/admin";
+import { json, route } from "@/lib/http";
+import { createAdminUser, listAdminUsers } from "@/lib/users";
+
+export const dynamic = "force-dynamic";
+
+// GET /t/{tenantId}/admin/users: a page of the tenant's platform users, X-Total-Count and Link headers
+export const GET = route(listUsers, async ({ req, tenant, query }) => {
+  const page = await listAdminUsers(tenant.id, {
+    page: query.page,
+    perPage: query.per_page,
+    userIds: query.user_id,
+    email: query.email,
+    username: query.username,
+    direction: query.sort_direction,
+  });
+  return userPageResponse(req.url, page, query.page, query.per_page);
+});
+
+// POST /t/{tenantId}/admin/users: creates a platform user with addresses and/or a username (200)
+export const POST = route(createUser, async ({ tenant, body, audit }) => {
+  const user = await createAdminUser(
+    tenant,
+    {
+      id: body.id,
+      emails: body.emails.map((email) => ({
+        address: email.address,
+        isPrimary: email.is_primary,
+        isVerified: email.is_verified,
+      })),
+      username: body.username,
+      createdAt: body.created_at ? new Date(body.created_at) : undefined,
+    },
+    audit,
+  );
+  return json(adminUserWire(user));
+});

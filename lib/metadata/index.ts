@@ -1,0 +1,14 @@
+// lib/metadata owns the `user_metadata` table: other modules use these operations, never ./store.
+export {
+  MAX_METADATA_CHARS,
+  METADATA_KINDS,
+  getMetadata,
+  isEmptyMetadata,
+  patchMetadata,
+  patchUnsafeMetadata,
+  readUserMetadata,
+  type MetadataKind,
+  type MetadataPatch,
+  type UserMetadata,
+} from "./metadata";
+export { mergePatch, type JsonValue } from "./merge-patch";

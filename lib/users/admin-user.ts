@@ -1,0 +1,56 @@
+import { selectUserCredentials, type Credential } from "@/lib/credentials";
+import type { EmailRow } from "@/lib/db/schema";
+import { selectUserEmails } from "@/lib/emails";
+import { AppError } from "@/lib/errors";
+import { readUserMetadata, type UserMetadata } from "@/lib/metadata";
+import { findOtpSecret } from "@/lib/mfa";
+import { findPassword } from "@/lib/passwords";
+import { findUser } from "./store";
+import type { User } from "./user";
+
+/**
+ * Everything Hanko's admin `User` shows of a platform user: the user row (username and profile claims),
+ * addresses, WebAuthn credentials, when the password and the authenticator app were set up, metadata.
+ * The password and the OTP secret have no id of their own in Sesame: theirs is the user's id.
+ */
+export interface AdminUser {
+  user: User;
+  emails: EmailRow[];
+  credentials: Credential[];
+  password: { id: string; createdAt: Date; updatedAt: Date } | undefined;
+  otp: { id: string; createdAt: Date } | undefined;
+  metadata: UserMetadata;
+}
+
+export const userNotFound = () => new AppError("USER_NOT_FOUND", undefined, { details: ["user not found"] });
+
+/** The admin view of a user already loaded (a platform user of the tenant). */
+export async function adminViewOf(user: User): Promise<AdminUser> {
+  const { tenantId, id } = user;
+  const [emails, credentials, password, otp, metadata] = await Promise.all([
+    selectUserEmails(tenantId, id),
+    selectUserCredentials(tenantId, id),
+    findPassword(tenantId, id),
+    findOtpSecret(tenantId, id),
+    readUserMetadata(tenantId, id),
+  ]);
+  return {
+    user,
+    emails,
+    credentials,
+    password: password && { id, createdAt: password.createdAt, updatedAt: password.updatedAt },
+    otp: otp && { id, createdAt: otp.createdAt },
+    metadata,
+  };
+}
+
+/**
+ * The admin `User` of one of the tenant's platform users (`GET /admin/users/{id}`, and the data of
+ * `user.*` webhook events). USER_NOT_FOUND for an unknown id, another tenant's user or a Passkey API
+ * user (those have an external id and are managed through the Passkey API).
+ */
+export async function getAdminUser(tenantId: string, userId: string): Promise<AdminUser> {
+  const user = await findUser(tenantId, userId);
+  if (!user || user.externalId !== null) throw userNotFound();
+  return adminViewOf(user);
+}
