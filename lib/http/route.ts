@@ -6,6 +6,7 @@ import { getConfig } from "@/lib/config";
 import { AppError, NotFound, ValidationFailed, formatZodIssues } from "@/lib/errors";
 import { authenticateSession, type AuthenticatedSession } from "@/lib/sessions";
 import { getLogger } from "@/lib/log";
+import { observeHttpRequest, observePreflight } from "@/lib/metrics";
 import {
   applyRateLimitHeaders,
   consumeRateLimit,
@@ -131,12 +132,14 @@ export function route<C extends Contract>(
       response.headers.append("link", `<${getConfig().baseUrl}${successor}>; rel="successor-version"`);
     }
     response.headers.set("x-request-id", ctx.requestId);
+    const elapsed = performance.now() - started;
+    observeHttpRequest(contract, response.status, elapsed / 1000);
     getLogger().debug(
       {
         requestId: ctx.requestId,
         route: contract.operationId,
         status: response.status,
-        ms: Math.round(performance.now() - started),
+        ms: Math.round(elapsed),
       },
       "request",
     );
@@ -201,17 +204,29 @@ export function preflight(
 ): (req: Request, context: RouteContext) => Promise<Response> {
   const contracts = [contract, ...others];
   return async (req, context) => {
-    try {
-      const { tenant } = await resolvePath(contract, context);
-      // API version 3: deprecated endpoints are gone, preflights included.
-      const methods = contracts
-        .filter((c) => !(c.deprecated && tenant?.platform.apiVersion === 3))
-        .map((c) => c.method);
-      if (methods.length === 0) throw new NotFound();
-      const credentials = contract.cors === "tenant-credentials";
-      return preflightResponse(req, allowedOrigin(req, contract, tenant), methods, credentials);
-    } catch (thrown) {
-      return presentError(contract.surface, toAppError(thrown));
-    }
+    const started = performance.now();
+    const response = await answerPreflight(req, context, contract, contracts);
+    observePreflight(contract, response.status, (performance.now() - started) / 1000);
+    return response;
   };
+}
+
+async function answerPreflight(
+  req: Request,
+  context: RouteContext,
+  contract: Contract,
+  contracts: Contract[],
+): Promise<Response> {
+  try {
+    const { tenant } = await resolvePath(contract, context);
+    // API version 3: deprecated endpoints are gone, preflights included.
+    const methods = contracts
+      .filter((c) => !(c.deprecated && tenant?.platform.apiVersion === 3))
+      .map((c) => c.method);
+    if (methods.length === 0) throw new NotFound();
+    const credentials = contract.cors === "tenant-credentials";
+    return preflightResponse(req, allowedOrigin(req, contract, tenant), methods, credentials);
+  } catch (thrown) {
+    return presentError(contract.surface, toAppError(thrown));
+  }
 }
