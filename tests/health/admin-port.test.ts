@@ -93,10 +93,14 @@ describe.skipIf(!built)("SESAME_ADMIN_PORT: one process, two ports", () => {
   it("answers the admin side on the admin port, through Next.js", async () => {
     const metrics = await raw(adminPort, "/metrics");
     expect(metrics.status, metrics.body).toBe(200);
-    expect(metrics.body).toContain("sesame_http_requests_total");
-    // The app's own answer (X-Request-Id is the route wrapper's): an unknown tenant.
+    // One registry for the process: the /livez bundle's requests show in the /metrics bundle's scrape.
+    expect(metrics.body).toMatch(
+      /^sesame_http_requests_total\{surface="health",method="GET",route="\/livez",status="200"\} [1-9]/m,
+    );
+    // The admin API's own answer (X-Request-Id is the route wrapper's): no admin key.
     const admin = await raw(adminPort, `/t/${tenant}/admin/`);
-    expect(admin.status).toBe(404);
+    expect(admin.status).toBe(401);
+    expect(JSON.parse(admin.body)).toEqual({ code: 401, message: "Unauthorized" });
     expect(admin.headers["x-request-id"]).toBeDefined();
     expect((await raw(adminPort, "/livez")).status).toBe(200);
     expect((await raw(adminPort, "/readyz")).status).toBe(200);
