@@ -11,77 +11,78 @@ const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"
 /** `address@host` or `Display Name <address@host>`, on one line. */
 const MAIL_FROM = /^(?:[^<>@\r\n]*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/;
 
-const EnvSchema = z
-  .object({
-    PORT: z.coerce
-      .number({ error: "must be a whole number from 1 to 65535" })
-      .int("must be a whole number from 1 to 65535")
-      .min(1, "must be a whole number from 1 to 65535")
-      .max(65535, "must be a whole number from 1 to 65535")
-      .default(3000),
-    SESAME_BASE_URL: z
-      .url({ protocol: /^https?$/, error: "must be an absolute http(s) URL such as http://localhost:3000" })
-      .optional(),
-    DATABASE_URL: z
-      .url({ protocol: /^postgres(ql)?$/, error: "must be a postgres:// or postgresql:// URL" })
-      .optional(),
-    SESAME_DATA_DIR: z.string().min(1, "must be a folder path").default("./.data"),
-    SESAME_MASTER_SECRET: z.string().min(32, "must be at least 32 characters long").optional(),
-    SESAME_TRUSTED_PROXIES: z
-      .string()
-      .optional()
-      .transform((value, ctx) => {
-        const entries = (value ?? "")
-          .split(",")
-          .map((entry) => entry.trim())
-          .filter(Boolean);
-        for (const entry of entries) {
-          if (!parseCidr(entry)) {
-            ctx.addIssue({
-              code: "custom",
-              message: `"${entry}" is not an IP address or CIDR (10.0.0.0/8, ::1)`,
-            });
-          }
+const EnvSchema = z.object({
+  PORT: z.coerce
+    .number({ error: "must be a whole number from 1 to 65535" })
+    .int("must be a whole number from 1 to 65535")
+    .min(1, "must be a whole number from 1 to 65535")
+    .max(65535, "must be a whole number from 1 to 65535")
+    .default(3000),
+  SESAME_BASE_URL: z
+    .url({ protocol: /^https?$/, error: "must be an absolute http(s) URL such as http://localhost:3000" })
+    .optional(),
+  DATABASE_URL: z
+    .url({ protocol: /^postgres(ql)?$/, error: "must be a postgres:// or postgresql:// URL" })
+    .optional(),
+  SESAME_DATA_DIR: z.string().min(1, "must be a folder path").default("./.data"),
+  SESAME_MASTER_SECRET: z.string().min(32, "must be at least 32 characters long").optional(),
+  SESAME_TRUSTED_PROXIES: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      const entries = (value ?? "")
+        .split(",")
+        .map((entry) => entry.trim())
+        .filter(Boolean);
+      for (const entry of entries) {
+        if (!parseCidr(entry)) {
+          ctx.addIssue({
+            code: "custom",
+            message: `"${entry}" is not an IP address or CIDR (10.0.0.0/8, ::1)`,
+          });
         }
-        return entries;
-      }),
-    LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).default("info"),
-    SESAME_SEED_DEMO: z
-      .enum(["true", "false", "1", "0"], { error: "must be true or false" })
-      .default("true")
-      .transform((value) => value === "true" || value === "1"),
-    SESAME_EXAMPLES: z
-      .enum(["true", "false", "1", "0"], { error: "must be true or false" })
-      .optional()
-      .transform((value) => (value === undefined ? undefined : value === "true" || value === "1")),
-    SMTP_URL: z
-      .url({
-        protocol: /^smtps?$/,
-        error: "must be an smtp:// or smtps:// URL such as smtp://user:password@mail.example.com:587",
-      })
-      .optional(),
-    SMTP_FROM: z
-      .string()
-      .trim()
-      .max(320, "must be at most 320 characters")
-      .regex(MAIL_FROM, 'must be an address, optionally with a name: "Sesame <no-reply@example.com>"')
-      .default("Sesame <no-reply@localhost>"),
-    SESAME_METRICS_TOKEN: z
-      .string()
-      .min(16, "must be at least 16 characters long")
-      .regex(/^[\x21-\x7e]+$/, "must be printable ASCII without spaces (it travels as a Bearer token)")
-      .optional(),
-    SESAME_ADMIN_PORT: z.coerce
-      .number({ error: "must be a whole number from 1 to 65535, other than PORT" })
-      .int("must be a whole number from 1 to 65535, other than PORT")
-      .min(1, "must be a whole number from 1 to 65535, other than PORT")
-      .max(65535, "must be a whole number from 1 to 65535, other than PORT")
-      .optional(),
-  })
-  .refine((env) => env.SESAME_ADMIN_PORT === undefined || env.SESAME_ADMIN_PORT !== env.PORT, {
-    path: ["SESAME_ADMIN_PORT"],
-    message: "must be a whole number from 1 to 65535, other than PORT",
-  });
+      }
+      return entries;
+    }),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).default("info"),
+  SESAME_SEED_DEMO: z
+    .enum(["true", "false", "1", "0"], { error: "must be true or false" })
+    .default("true")
+    .transform((value) => value === "true" || value === "1"),
+  SESAME_EXAMPLES: z
+    .enum(["true", "false", "1", "0"], { error: "must be true or false" })
+    .optional()
+    .transform((value) => (value === undefined ? undefined : value === "true" || value === "1")),
+  SMTP_URL: z
+    .url({
+      protocol: /^smtps?$/,
+      error: "must be an smtp:// or smtps:// URL such as smtp://user:password@mail.example.com:587",
+    })
+    .optional(),
+  SMTP_FROM: z
+    .string()
+    .trim()
+    .max(320, "must be at most 320 characters")
+    .regex(MAIL_FROM, 'must be an address, optionally with a name: "Sesame <no-reply@example.com>"')
+    .default("Sesame <no-reply@localhost>"),
+  SESAME_METRICS_TOKEN: z
+    .string()
+    .min(16, "must be at least 16 characters long")
+    .regex(/^[\x21-\x7e]+$/, "must be printable ASCII without spaces (it travels as a Bearer token)")
+    .optional(),
+  SESAME_ADMIN_PORT: z.coerce
+    .number({ error: "must be a whole number from 1 to 65535, other than PORT" })
+    .int("must be a whole number from 1 to 65535, other than PORT")
+    .min(1, "must be a whole number from 1 to 65535, other than PORT")
+    .max(65535, "must be a whole number from 1 to 65535, other than PORT")
+    .optional(),
+});
+
+/** Rules across variables: the admin port is a second port, never PORT itself. */
+const CheckedEnvSchema = EnvSchema.refine(
+  (env) => env.SESAME_ADMIN_PORT === undefined || env.SESAME_ADMIN_PORT !== env.PORT,
+  { path: ["SESAME_ADMIN_PORT"], message: "must be a whole number from 1 to 65535, other than PORT" },
+);
 
 /** `10.0.0.0/8`, `fd00::/8` or a single address; undefined when it is neither. */
 export function parseCidr(
@@ -171,7 +172,7 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
   const blankToUndefined = Object.fromEntries(
     Object.keys(EnvSchema.shape).map((key) => [key, env[key] === "" ? undefined : env[key]]),
   );
-  const result = EnvSchema.safeParse(blankToUndefined);
+  const result = CheckedEnvSchema.safeParse(blankToUndefined);
   if (!result.success) {
     const lines = result.error.issues.map((issue) => {
       const variable = String(issue.path[0] ?? "environment");

@@ -203,30 +203,24 @@ export function preflight(
   ...others: Contract[]
 ): (req: Request, context: RouteContext) => Promise<Response> {
   const contracts = [contract, ...others];
+  const answer = async (req: Request, context: RouteContext): Promise<Response> => {
+    try {
+      const { tenant } = await resolvePath(contract, context);
+      // API version 3: deprecated endpoints are gone, preflights included.
+      const methods = contracts
+        .filter((c) => !(c.deprecated && tenant?.platform.apiVersion === 3))
+        .map((c) => c.method);
+      if (methods.length === 0) throw new NotFound();
+      const credentials = contract.cors === "tenant-credentials";
+      return preflightResponse(req, allowedOrigin(req, contract, tenant), methods, credentials);
+    } catch (thrown) {
+      return presentError(contract.surface, toAppError(thrown));
+    }
+  };
   return async (req, context) => {
     const started = performance.now();
-    const response = await answerPreflight(req, context, contract, contracts);
+    const response = await answer(req, context);
     observePreflight(contract, response.status, (performance.now() - started) / 1000);
     return response;
   };
-}
-
-async function answerPreflight(
-  req: Request,
-  context: RouteContext,
-  contract: Contract,
-  contracts: Contract[],
-): Promise<Response> {
-  try {
-    const { tenant } = await resolvePath(contract, context);
-    // API version 3: deprecated endpoints are gone, preflights included.
-    const methods = contracts
-      .filter((c) => !(c.deprecated && tenant?.platform.apiVersion === 3))
-      .map((c) => c.method);
-    if (methods.length === 0) throw new NotFound();
-    const credentials = contract.cors === "tenant-credentials";
-    return preflightResponse(req, allowedOrigin(req, contract, tenant), methods, credentials);
-  } catch (thrown) {
-    return presentError(contract.surface, toAppError(thrown));
-  }
 }

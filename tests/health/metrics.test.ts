@@ -59,8 +59,16 @@ describe("GET /metrics", () => {
     const invalid = await publicCall(login.POST, tenant, "POST", "/password/login", { body: { user_id: 1 } });
     expect(invalid.status).toBe(400);
 
+    const preflight = await publicCall(login.OPTIONS, tenant, "OPTIONS", "/password/login", {
+      headers: { origin: "http://localhost:3000", "access-control-request-method": "POST" },
+    });
+    expect(preflight.status).toBe(204);
+
     const text = await scrape();
     expect(sample(text, "sesame_http_requests_total", labels)).toBe(before + 1);
+    expect(
+      sample(text, "sesame_http_requests_total", { ...labels, method: "OPTIONS", status: "204" }),
+    ).toBeGreaterThanOrEqual(1);
     expect(sample(text, "sesame_http_requests_total", { ...labels, status: "400" })).toBeGreaterThanOrEqual(
       1,
     );
