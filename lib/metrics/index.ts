@@ -2,5 +2,5 @@ export { ceremonyOf, countAuditEvent, CEREMONY_KINDS, type CeremonyOutcome } fro
 export { probeDatabase, type DatabaseProbe } from "./database";
 export { observeHttpRequest, observePreflight, type RouteLabels } from "./http";
 export { metrics, type Metrics } from "./registry";
-export { authorizeScrape, renderMetrics } from "./scrape";
+export { authorizeScrape, metricsExposureWarning, renderMetrics } from "./scrape";
 export { registerWebhookQueueProbe, webhookDeliveries, type WebhookDeliveryOutcome } from "./webhooks";

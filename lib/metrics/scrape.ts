@@ -1,4 +1,4 @@
-import { getConfig } from "@/lib/config";
+import { getConfig, isLocalUrl, type Config } from "@/lib/config";
 import { constantTimeEqual } from "@/lib/crypto";
 import { Unauthorized } from "@/lib/errors";
 import { beginScrape, metrics } from "./registry";
@@ -20,4 +20,17 @@ export async function renderMetrics(): Promise<{ body: string; contentType: stri
   const { registry } = metrics();
   beginScrape();
   return { body: await registry.metrics(), contentType: registry.contentType };
+}
+
+/**
+ * For the start-up banner (lib/boot, beside outboxWarning): `/metrics` open to the public port of an
+ * install that is not on localhost. Undefined when the token or the admin port guards it.
+ */
+export function metricsExposureWarning(config: Config): string | undefined {
+  if (config.metricsToken || config.adminPort !== undefined || isLocalUrl(config.baseUrl)) return undefined;
+  return [
+    "!!! WARNING: GET /metrics is open: SESAME_METRICS_TOKEN and SESAME_ADMIN_PORT are both unset.",
+    "!!! Anyone who reaches Sesame can read its metrics (routes, traffic, failure rates). Set one of them",
+    "!!! (docs/metrics.md).",
+  ].join("\n");
 }
