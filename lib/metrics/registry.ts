@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { withTimeout } from "@/lib/db";
 import { getLogger } from "@/lib/log";
 import { probeDatabase } from "./database";
 
@@ -68,7 +69,7 @@ function create(): Metrics {
   const webhookQueue = shared(() =>
     safely("webhook queue", async () => {
       const probe = probes().webhookQueue;
-      return probe ? await probe() : undefined;
+      return probe ? await withTimeout(probe(), 2000, "The webhook queue probe") : undefined;
     }),
   );
 
@@ -152,7 +153,7 @@ function create(): Metrics {
   };
 }
 
-/** A probe's failure leaves its gauges empty for this scrape instead of failing the whole scrape. */
+/** A probe's failure (or 2 s without an answer) is logged and its gauges read NaN; the scrape goes on. */
 async function safely<T>(what: string, load: () => Promise<T>): Promise<T | undefined> {
   try {
     return await load();

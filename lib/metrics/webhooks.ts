@@ -16,7 +16,8 @@ export const webhookDeliveries = {
 /**
  * Registers the collect-time probe behind `sesame_webhook_queue_depth` and
  * `sesame_webhook_oldest_pending_seconds`: called once per scrape (both gauges share the call); a probe
- * that throws leaves both gauges empty for that scrape. Registering again replaces the probe.
+ * that throws or takes more than 2 s makes both gauges read NaN for that scrape. Registering again
+ * replaces the probe (one per process, all tenants).
  */
 export function registerWebhookQueueProbe(
   probe: () => Promise<{ depth: number; oldestPendingSeconds: number }>,

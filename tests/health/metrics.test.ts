@@ -128,6 +128,13 @@ describe("GET /metrics", () => {
     const failing = await scrape();
     expect(sample(failing, "sesame_webhook_queue_depth")).toBeNaN();
     expect(sample(failing, "sesame_webhook_oldest_pending_seconds")).toBeNaN();
+
+    // A probe that never answers does not hold the scrape longer than 2 s.
+    registerWebhookQueueProbe(() => new Promise(() => {}));
+    const started = Date.now();
+    const hung = await scrape();
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(sample(hung, "sesame_webhook_queue_depth")).toBeNaN();
     expect(sample(failing, "sesame_database_up")).toBe(1);
   });
 });
