@@ -8,12 +8,20 @@
  * taken in lib/http/request-context.ts (docs/decisions.md, Client IP). Plain JavaScript, so
  * `node scripts/server.mjs` runs without tsx and is the one process serving requests.
  *
- * Environment: PORT (default 3000), and all of Sesame's settings, which the app validates at boot.
+ * With SESAME_ADMIN_PORT set, the same process listens on that port too, for the admin side: the admin
+ * API (`/t/<id>/admin…`), `/metrics` and the console answer there only and are a 404 on PORT; the
+ * public side answers on PORT only; the health probes and Next.js's assets on both
+ * (scripts/lib/listener-paths.mjs; docs/metrics.md). Which port a request came in on is the socket's,
+ * so no header can move a request to the other side.
+ *
+ * Environment: PORT (default 3000), SESAME_ADMIN_PORT (unset: one port), and all of Sesame's settings,
+ * which the app validates at boot.
  */
 import http from "node:http";
 import path from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
+import { answersOn, portProblem } from "./lib/listener-paths.mjs";
 
 // As `next start`: production unless NODE_ENV says otherwise.
 process.env.NODE_ENV ||= "production";
@@ -26,8 +34,17 @@ const fail = (message) => {
 
 const portText = process.env.PORT || "3000";
 const port = Number(portText);
-if (!/^\d+$/.test(portText) || port < 1 || port > 65535) {
-  fail(`Invalid configuration:\n  PORT=${JSON.stringify(portText)}: must be a whole number from 1 to 65535`);
+if (portProblem(portText)) {
+  fail(`Invalid configuration:\n  PORT=${JSON.stringify(portText)}: ${portProblem(portText)}`);
+}
+// Checked here as PORT is (lib/config checks both again at boot, with the same message).
+const adminPortText = process.env.SESAME_ADMIN_PORT || undefined;
+const adminPort = adminPortText === undefined ? undefined : Number(adminPortText);
+if (adminPortText !== undefined && (portProblem(adminPortText) || adminPort === port)) {
+  fail(
+    `Invalid configuration:\n  SESAME_ADMIN_PORT=${JSON.stringify(adminPortText)}: ` +
+      "must be a whole number from 1 to 65535, other than PORT",
+  );
 }
 
 /** How Node reports an IPv4 peer on a dual-stack socket (`::ffff:127.0.0.1`) is the IPv4 address. */
@@ -51,6 +68,7 @@ const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const { default: next } = await import("next");
 
 const server = http.createServer();
+const adminServer = adminPort === undefined ? undefined : http.createServer();
 const app = next({ dev: false, dir, hostname: "localhost", port, httpServer: server });
 const handle = app.getRequestHandler();
 
@@ -58,10 +76,27 @@ const handle = app.getRequestHandler();
 // instrumentation.ts prints during prepare() means the port already answers.
 server.on("error", (error) => fail(`The server could not listen on port ${port}: ${error.message}`));
 server.listen(port);
+adminServer?.on("error", (error) =>
+  fail(`The server could not listen on the admin port ${adminPort}: ${error.message}`),
+);
+adminServer?.listen(adminPort, () => {
+  process.stdout.write(`Admin port ${adminPort}: admin API, /metrics and console (a 404 on port ${port})\n`);
+});
 const ready = app.prepare();
 ready.catch((error) => fail(error instanceof Error ? (error.stack ?? error.message) : String(error)));
 
-server.on("request", async (req, res) => {
+/** What the other port serves is not found here: the platform error shape, before Next.js sees it. */
+function notFound(res) {
+  res.writeHead(404, { "content-type": "application/json", "cache-control": "no-store" });
+  res.end(JSON.stringify({ code: 404, message: "Not Found" }));
+}
+
+/** @param {"public" | "admin"} listener */
+const serve = (listener) => async (req, res) => {
+  if (adminServer && !answersOn(listener, req.url)) {
+    notFound(res);
+    return;
+  }
   try {
     await ready;
     appendSocketAddress(req);
@@ -71,9 +106,12 @@ server.on("request", async (req, res) => {
     if (!res.headersSent) res.statusCode = 500;
     res.end("Internal Server Error");
   }
-});
+};
+server.on("request", serve("public"));
+adminServer?.on("request", serve("admin"));
 
-// As `next start`: stop accepting, finish pending requests, close Next.js, exit 130 (SIGINT) or 143 (SIGTERM).
+// As `next start`: stop accepting (on both ports), finish pending requests, close Next.js, exit 130 (SIGINT)
+// or 143 (SIGTERM).
 let closing = false;
 for (const [signal, code] of [
   ["SIGINT", 130],
@@ -82,11 +120,11 @@ for (const [signal, code] of [
   process.on(signal, () => {
     if (closing) return;
     closing = true;
-    server.close(() => {
-      app
-        .close()
-        .catch((error) => process.stderr.write(`${error?.stack ?? String(error)}\n`))
-        .finally(() => process.exit(code));
-    });
+    const closed = (listener) =>
+      new Promise((resolve) => (listener ? listener.close(() => resolve()) : resolve()));
+    Promise.all([closed(server), closed(adminServer)])
+      .then(() => app.close())
+      .catch((error) => process.stderr.write(`${error?.stack ?? String(error)}\n`))
+      .finally(() => process.exit(code));
   });
 }

@@ -1,4 +1,5 @@
 import type { AuditLogRow } from "@/lib/db/schema";
+import { countAuditEvent } from "@/lib/metrics";
 import { insertAuditLog } from "./store";
 
 export interface AuditEvent {
@@ -21,6 +22,7 @@ const clip = (value: string | null | undefined) => (value == null ? null : value
 
 /** Appends one event to the tenant's audit log. Call it for every success and failure of an auth event. */
 export async function recordAuditEvent(tenantId: string, event: AuditEvent): Promise<AuditLogRow> {
+  countAuditEvent(event.type); // sesame_ceremonies_total (lib/metrics)
   return insertAuditLog({
     tenantId,
     type: event.type,

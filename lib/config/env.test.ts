@@ -62,3 +62,32 @@ describe("parseConfig", () => {
     expect(parseConfig({ DATABASE_URL: "", PORT: "" })).toMatchObject({ databaseUrl: undefined, port: 3000 });
   });
 });
+
+describe("SESAME_ADMIN_PORT and SESAME_METRICS_TOKEN (docs/metrics.md)", () => {
+  it("are unset by default: one port, /metrics open", () => {
+    expect(parseConfig({})).toMatchObject({ adminPort: undefined, metricsToken: undefined });
+  });
+
+  it("reads a second port and a scrape token", () => {
+    const token = "0123456789abcdef-token";
+    expect(
+      parseConfig({ PORT: "8080", SESAME_ADMIN_PORT: "9090", SESAME_METRICS_TOKEN: token }),
+    ).toMatchObject({ port: 8080, adminPort: 9090, metricsToken: token });
+  });
+
+  it.each([
+    ["SESAME_ADMIN_PORT", "abc", "must be a whole number from 1 to 65535, other than PORT"],
+    ["SESAME_ADMIN_PORT", "0", "must be a whole number from 1 to 65535, other than PORT"],
+    ["SESAME_ADMIN_PORT", "3000", "must be a whole number from 1 to 65535, other than PORT"],
+    ["SESAME_METRICS_TOKEN", "short", "must be at least 16 characters long"],
+    ["SESAME_METRICS_TOKEN", "with a space 0123456789", "must be printable ASCII without spaces"],
+  ])("rejects %s=%s", (variable, value, allowed) => {
+    expect(() => parseConfig({ [variable]: value })).toThrow(`${variable}="${value}": ${allowed}`);
+  });
+
+  it("rejects an admin port equal to an explicit PORT", () => {
+    expect(() => parseConfig({ PORT: "8080", SESAME_ADMIN_PORT: "8080" })).toThrow(
+      'SESAME_ADMIN_PORT="8080": must be a whole number from 1 to 65535, other than PORT',
+    );
+  });
+});

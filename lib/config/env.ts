@@ -65,7 +65,24 @@ const EnvSchema = z.object({
     .max(320, "must be at most 320 characters")
     .regex(MAIL_FROM, 'must be an address, optionally with a name: "Sesame <no-reply@example.com>"')
     .default("Sesame <no-reply@localhost>"),
+  SESAME_METRICS_TOKEN: z
+    .string()
+    .min(16, "must be at least 16 characters long")
+    .regex(/^[\x21-\x7e]+$/, "must be printable ASCII without spaces (it travels as a Bearer token)")
+    .optional(),
+  SESAME_ADMIN_PORT: z.coerce
+    .number({ error: "must be a whole number from 1 to 65535, other than PORT" })
+    .int("must be a whole number from 1 to 65535, other than PORT")
+    .min(1, "must be a whole number from 1 to 65535, other than PORT")
+    .max(65535, "must be a whole number from 1 to 65535, other than PORT")
+    .optional(),
 });
+
+/** Rules across variables: the admin port is a second port, never PORT itself. */
+const CheckedEnvSchema = EnvSchema.refine(
+  (env) => env.SESAME_ADMIN_PORT === undefined || env.SESAME_ADMIN_PORT !== env.PORT,
+  { path: ["SESAME_ADMIN_PORT"], message: "must be a whole number from 1 to 65535, other than PORT" },
+);
 
 /** `10.0.0.0/8`, `fd00::/8` or a single address; undefined when it is neither. */
 export function parseCidr(
@@ -134,6 +151,16 @@ export interface Config {
   smtpUrl: string | undefined;
   /** Sender of Sesame's mails: `address` or `Name <address>`. */
   smtpFrom: string;
+  /**
+   * `SESAME_METRICS_TOKEN`: `GET /metrics` wants `Authorization: Bearer <token>` (else 401); unset, it is
+   * open to whoever reaches it (then serve it on the admin port only). docs/metrics.md.
+   */
+  metricsToken: string | undefined;
+  /**
+   * `SESAME_ADMIN_PORT`: a second port, in the same process, for the admin API, `/metrics` and the
+   * console, which then answer 404 on `port` (scripts/server.mjs splits them). Unset: one port.
+   */
+  adminPort: number | undefined;
 }
 
 export class ConfigError extends Error {
@@ -145,7 +172,7 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
   const blankToUndefined = Object.fromEntries(
     Object.keys(EnvSchema.shape).map((key) => [key, env[key] === "" ? undefined : env[key]]),
   );
-  const result = EnvSchema.safeParse(blankToUndefined);
+  const result = CheckedEnvSchema.safeParse(blankToUndefined);
   if (!result.success) {
     const lines = result.error.issues.map((issue) => {
       const variable = String(issue.path[0] ?? "environment");
@@ -167,6 +194,8 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     examples: examplesMode(e.SESAME_EXAMPLES, baseUrl),
     smtpUrl: e.SMTP_URL,
     smtpFrom: e.SMTP_FROM,
+    metricsToken: e.SESAME_METRICS_TOKEN,
+    adminPort: e.SESAME_ADMIN_PORT,
   };
 }
 

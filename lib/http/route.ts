@@ -6,6 +6,7 @@ import { getConfig } from "@/lib/config";
 import { AppError, NotFound, ValidationFailed, formatZodIssues } from "@/lib/errors";
 import { authenticateSession, type AuthenticatedSession } from "@/lib/sessions";
 import { getLogger } from "@/lib/log";
+import { observeHttpRequest, observePreflight } from "@/lib/metrics";
 import {
   applyRateLimitHeaders,
   consumeRateLimit,
@@ -131,12 +132,14 @@ export function route<C extends Contract>(
       response.headers.append("link", `<${getConfig().baseUrl}${successor}>; rel="successor-version"`);
     }
     response.headers.set("x-request-id", ctx.requestId);
+    const elapsed = performance.now() - started;
+    observeHttpRequest(contract, response.status, elapsed / 1000);
     getLogger().debug(
       {
         requestId: ctx.requestId,
         route: contract.operationId,
         status: response.status,
-        ms: Math.round(performance.now() - started),
+        ms: Math.round(elapsed),
       },
       "request",
     );
@@ -200,7 +203,7 @@ export function preflight(
   ...others: Contract[]
 ): (req: Request, context: RouteContext) => Promise<Response> {
   const contracts = [contract, ...others];
-  return async (req, context) => {
+  const answer = async (req: Request, context: RouteContext): Promise<Response> => {
     try {
       const { tenant } = await resolvePath(contract, context);
       // API version 3: deprecated endpoints are gone, preflights included.
@@ -213,5 +216,11 @@ export function preflight(
     } catch (thrown) {
       return presentError(contract.surface, toAppError(thrown));
     }
+  };
+  return async (req, context) => {
+    const started = performance.now();
+    const response = await answer(req, context);
+    observePreflight(contract, response.status, (performance.now() - started) / 1000);
+    return response;
   };
 }

@@ -1,0 +1,6 @@
+export { ceremonyOf, countAuditEvent, CEREMONY_KINDS, type CeremonyOutcome } from "./ceremonies";
+export { probeDatabase, type DatabaseProbe } from "./database";
+export { observeHttpRequest, observePreflight, type RouteLabels } from "./http";
+export { metrics, type Metrics } from "./registry";
+export { authorizeScrape, metricsExposureWarning, renderMetrics } from "./scrape";
+export { registerWebhookQueueProbe, webhookDeliveries, type WebhookDeliveryOutcome } from "./webhooks";
