@@ -1,7 +1,7 @@
 /** @type {import('next').NextConfig} */
 const config = {
   // PGlite ships WASM and data files; keep it out of the server bundles.
-  serverExternalPackages: ["@electric-sql/pglite", "pino"],
+  serverExternalPackages: ["@electric-sql/pglite", "pino", "prom-client"],
   // The spec's status page is `GET {tenant_url}/admin/` with a trailing slash; do not redirect it away.
   skipTrailingSlashRedirect: true,
   poweredByHeader: false,

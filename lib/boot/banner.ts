@@ -1,4 +1,5 @@
 import { isLocalUrl, type Config } from "@/lib/config";
+import { metricsExposureWarning } from "@/lib/metrics";
 import { DEMO_KEYS_FILE, type DemoTenant } from "./seed-demo-tenant";
 
 function describeDatabase(config: Config): string {
@@ -37,8 +38,9 @@ export function banner(config: Config, demo: DemoTenant | undefined, created: bo
     );
     if (config.examples === "off") lines.push("    example pages      off (SESAME_EXAMPLES)");
   }
-  const outbox = outboxWarning(config);
-  if (outbox) lines.push("", ...outbox.split("\n").map((line) => `  ${line}`));
+  for (const warning of [outboxWarning(config), metricsExposureWarning(config)]) {
+    if (warning) lines.push("", ...warning.split("\n").map((line) => `  ${line}`));
+  }
   lines.push("");
   return lines.join("\n");
 }

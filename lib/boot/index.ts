@@ -3,6 +3,7 @@ import { getConfig } from "@/lib/config";
 import { getMasterSecret } from "@/lib/crypto";
 import { getDatabase } from "@/lib/db";
 import { getLogger } from "@/lib/log";
+import { metricsExposureWarning } from "@/lib/metrics";
 import { banner, outboxWarning } from "./banner";
 import { checkMasterSecret } from "./check-master-secret";
 import { seedDemoTenant } from "./seed-demo-tenant";
@@ -25,7 +26,9 @@ export async function boot(): Promise<void> {
   );
   process.stdout.write(`${banner(config, demo, created)}\n`);
   const outbox = outboxWarning(config);
-  if (outbox) getLogger().warn(outbox.replace(/!!! /g, "").replace(/\n/g, " "));
+  for (const warning of [outbox, metricsExposureWarning(config)]) {
+    if (warning) getLogger().warn(warning.replace(/!!! /g, "").replace(/\n/g, " "));
+  }
   // Audit log retention: every instance sweeps in the background (unref'd timer, errors logged).
   startAuditLogSweeper();
 }

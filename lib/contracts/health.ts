@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineContract } from "@/lib/http/contract";
+import { PlatformError } from "./schemas";
 
 const Liveness = z.object({ status: z.literal("ok") }).meta({ id: "Liveness" });
 
@@ -40,5 +41,29 @@ export const readyz = defineContract({
   responses: {
     "200": { description: "Ready to serve", content: { "application/json": { schema: ReadinessBody } } },
     "503": { description: "Not ready", content: { "application/json": { schema: ReadinessBody } } },
+  },
+});
+
+/** `GET /metrics` (docs/metrics.md). */
+export const metrics = defineContract({
+  surface: "health",
+  method: "GET",
+  path: "/metrics",
+  operationId: "getMetrics",
+  summary: "Prometheus metrics",
+  description:
+    "The process's metrics in Prometheus's text format (docs/metrics.md). With `SESAME_METRICS_TOKEN` set, " +
+    "send `Authorization: Bearer <token>`. With `SESAME_ADMIN_PORT` set, served on the admin port only.",
+  tags: ["Health"],
+  auth: { kind: "none" },
+  responses: {
+    "200": {
+      description: "Prometheus text exposition format 0.0.4",
+      content: { "text/plain": { schema: z.string() } },
+    },
+    "401": {
+      description: "`SESAME_METRICS_TOKEN` is set and the request does not carry it",
+      content: { "application/json": { schema: PlatformError } },
+    },
   },
 });
