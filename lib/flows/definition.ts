@@ -22,6 +22,8 @@ export interface InputSpec {
   /** A value the client sends back unless the user changes it (Hanko's `value`). */
   value?: unknown;
   allowedValues?: { value: string; name: string }[];
+  /** For json: a JSON `null` is a value (it clears, as Hanko's `patch_metadata`), not a missing one. */
+  nullable?: boolean;
 }
 
 export type Payload = Record<string, unknown>;

@@ -17,6 +17,7 @@ const MAX_JSON_LENGTH = 64 * 1024;
 const problem = (code: FlowErrorCode, message: string): InputError => ({ code, message });
 
 function checkOne(spec: InputSpec, raw: unknown): { value?: unknown; error?: InputError } {
+  if (raw === null && spec.type === "json" && spec.nullable) return { value: null };
   const missing =
     raw === undefined ||
     raw === null ||

@@ -140,6 +140,21 @@ describe("profile flow: patch_metadata", () => {
     }
     expect(await readUserMetadata(tenant.id, user.id)).toEqual({ unsafe_metadata: { kept: true } });
   });
+
+  it("clears the unsafe metadata with null, as Hanko does, and leaves the public and private metadata", async () => {
+    const tenant = await createPublicTenant();
+    const { user, token } = await signedIn(tenant);
+    const all = { public_metadata: { p: 1 }, private_metadata: { q: 2 }, unsafe_metadata: { u: 3 } };
+    await patchMetadata(tenant, user.id, all, TEST_CONTEXT);
+    const state = await openProfile(tenant, token);
+    const { res, body } = await act(tenant, state, "patch_metadata", { patch_metadata: null }, { token });
+    expect(res.status).toBe(200);
+    expect(body.name).toBe("profile_init");
+    expect(await readUserMetadata(tenant.id, user.id)).toEqual({
+      public_metadata: { p: 1 },
+      private_metadata: { q: 2 },
+    });
+  });
 });
 
 describe("GET /me: metadata and profile claims", () => {
