@@ -25,6 +25,7 @@ export async function boot(): Promise<void> {
   process.stdout.write(`${banner(config, demo, created)}\n`);
   const outbox = outboxWarning(config);
   if (outbox) getLogger().warn(outbox.replace(/!!! /g, "").replace(/\n/g, " "));
+  await startWebhooks();
 }
 
 /** boot(), and on failure a clear message on stderr and exit code 1 (a wrong setting, a locked data folder). */
@@ -36,4 +37,11 @@ export async function bootOrExit(): Promise<void> {
     process.stderr.write(`\nSesame could not start.\n${message}\n\n`);
     process.exit(1);
   }
+}
+
+/** The webhook delivery worker of this process (every instance runs one), unless turned off by config. */
+export async function startWebhooks(): Promise<void> {
+  if (!getConfig().webhooksWorker) return;
+  const { startWebhookWorker } = await import("@/lib/webhooks");
+  startWebhookWorker();
 }

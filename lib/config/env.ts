@@ -65,6 +65,14 @@ const EnvSchema = z.object({
     .max(320, "must be at most 320 characters")
     .regex(MAIL_FROM, 'must be an address, optionally with a name: "Sesame <no-reply@example.com>"')
     .default("Sesame <no-reply@localhost>"),
+  SESAME_WEBHOOKS_ALLOW_PRIVATE: z
+    .enum(["true", "false", "1", "0"], { error: "must be true or false" })
+    .default("false")
+    .transform((value) => value === "true" || value === "1"),
+  SESAME_WEBHOOKS_WORKER: z
+    .enum(["true", "false", "1", "0"], { error: "must be true or false" })
+    .default("true")
+    .transform((value) => value === "true" || value === "1"),
 });
 
 /** `10.0.0.0/8`, `fd00::/8` or a single address; undefined when it is neither. */
@@ -134,6 +142,13 @@ export interface Config {
   smtpUrl: string | undefined;
   /** Sender of Sesame's mails: `address` or `Name <address>`. */
   smtpFrom: string;
+  /**
+   * Webhook callbacks may be `http://localhost` and resolve to loopback or private addresses
+   * (`SESAME_WEBHOOKS_ALLOW_PRIVATE=true`: development and tests). Link-local and metadata stay refused.
+   */
+  webhooksAllowPrivate: boolean;
+  /** Run the webhook delivery worker in this process (`SESAME_WEBHOOKS_WORKER`, default true). */
+  webhooksWorker: boolean;
 }
 
 export class ConfigError extends Error {
@@ -167,6 +182,8 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     examples: examplesMode(e.SESAME_EXAMPLES, baseUrl),
     smtpUrl: e.SMTP_URL,
     smtpFrom: e.SMTP_FROM,
+    webhooksAllowPrivate: e.SESAME_WEBHOOKS_ALLOW_PRIVATE,
+    webhooksWorker: e.SESAME_WEBHOOKS_WORKER,
   };
 }
 

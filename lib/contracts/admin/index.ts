@@ -13,3 +13,7 @@ const isContract = (value: unknown): value is Contract =>
 export const ADMIN_CONTRACTS: Contract[] = [status].flatMap((module) =>
   Object.values(module).filter(isContract),
 );
+export * from "./webhooks";
+import * as webhooks from "./webhooks";
+// LEAD: add `webhooks` to the list above instead.
+ADMIN_CONTRACTS.push(...(Object.values(webhooks) as unknown[]).filter(isContract));

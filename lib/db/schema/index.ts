@@ -9,3 +9,4 @@ export * from "./uaf";
 export * from "./platform";
 export * from "./mail";
 export * from "./flows";
+export * from "./webhooks";
