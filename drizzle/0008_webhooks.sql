@@ -20,7 +20,7 @@ CREATE TABLE "webhook_deliveries" (
 	"lease_token" uuid,
 	"last_status_code" integer,
 	"last_error" text,
-	"created_at" timestamp (6) with time zone DEFAULT now() NOT NULL,
+	"created_at" timestamp (6) with time zone DEFAULT clock_timestamp() NOT NULL,
 	"updated_at" timestamp (6) with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
@@ -29,7 +29,7 @@ CREATE TABLE "webhook_events" (
 	"tenant_id" uuid NOT NULL,
 	"event" text NOT NULL,
 	"data" jsonb,
-	"created_at" timestamp (6) with time zone DEFAULT now() NOT NULL
+	"created_at" timestamp (6) with time zone DEFAULT clock_timestamp() NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "webhooks" (

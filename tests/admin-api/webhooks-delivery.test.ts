@@ -2,6 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { createLocalJWKSet, jwtVerify } from "jose";
 import { Webhook as StandardWebhook } from "standardwebhooks";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { z } from "zod";
 import * as collection from "@/app/(admin-api)/t/[tenantId]/admin/webhooks/route";
 import * as item from "@/app/(admin-api)/t/[tenantId]/admin/webhooks/[webhookId]/route";
 import * as deliveriesRoute from "@/app/(admin-api)/t/[tenantId]/admin/webhooks/[webhookId]/deliveries/route";
@@ -9,6 +10,7 @@ import * as replayRoute from "@/app/(admin-api)/t/[tenantId]/admin/webhooks/[web
 import * as testRoute from "@/app/(admin-api)/t/[tenantId]/admin/webhooks/[webhookId]/test/route";
 import * as rotateRoute from "@/app/(admin-api)/t/[tenantId]/admin/webhooks/[webhookId]/rotate_secret/route";
 import { listAuditEvents } from "@/lib/audit";
+import type { WebhookDelivery } from "@/lib/contracts/admin";
 import { executor, transaction } from "@/lib/db";
 import { webhookDeliveries, webhooks } from "@/lib/db/schema";
 import { getJwks, type ProvisionedTenant } from "@/lib/tenants";
@@ -23,6 +25,11 @@ import {
 import { adminCall } from "@/tests/helpers/admin-api";
 import { createTestTenant } from "@/tests/helpers/tenants";
 import { startReceiver } from "./webhooks-receiver";
+
+/** A delivery as the admin API lists it (lib/contracts/admin/webhooks.ts). */
+type WireDelivery = z.output<typeof WebhookDelivery> & {
+  attempts: z.output<typeof WebhookDelivery>["attempts"];
+};
 
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 const receivers: Receiver[] = [];
@@ -94,7 +101,7 @@ async function deliveriesOf(provisioned: ProvisionedTenant, webhookId: string, q
     { params: { tenantId, webhookId } },
   );
   expect(res.status).toBe(200);
-  return { total: Number(res.headers.get("x-total-count")), items: (await res.json()) as any[] };
+  return { total: Number(res.headers.get("x-total-count")), items: (await res.json()) as WireDelivery[] };
 }
 
 const emit = (tenantId: string, event: Parameters<typeof emitWebhookEvent>[1], data: unknown = { n: 1 }) =>
@@ -117,7 +124,7 @@ describe("emission (the outbox)", () => {
     });
     const { items, total } = await deliveriesOf(t, t.webhook.id);
     expect(total).toBe(1);
-    expect(items[0]).toMatchObject({
+    expect(items[0]!).toMatchObject({
       event: "user.create",
       data: { id: "u1" },
       status: "pending",
@@ -267,9 +274,9 @@ describe("delivery", () => {
     expect(rx.received).toHaveLength(4);
     const { items } = await deliveriesOf(t, t.webhook.id, "?status=failed");
     expect(items).toHaveLength(1);
-    expect(items[0].status).toBe("failed");
-    expect(items[0].attempts).toHaveLength(4);
-    expect(items[0].attempts[0].response).toHaveLength(2048);
+    expect(items[0]!.status).toBe("failed");
+    expect(items[0]!.attempts).toHaveLength(4);
+    expect(items[0]!.attempts[0]!.response).toHaveLength(2048);
     expect((await deliveriesOf(t, t.webhook.id, "?status=succeeded")).items).toEqual([]);
     const bad = await adminCall(
       deliveriesRoute.GET,
@@ -300,7 +307,10 @@ describe("delivery", () => {
     await drain();
     expect(rx.received.map((request) => request.path)).toEqual(["/hook"]);
     const { items } = await deliveriesOf(t, t.webhook.id);
-    expect(items[0]).toMatchObject({ status: "failed", attempts: [{ status_code: 302, error: "http_302" }] });
+    expect(items[0]!).toMatchObject({
+      status: "failed",
+      attempts: [{ status_code: 302, error: "http_302" }],
+    });
   });
 
   it("times out a receiver that does not answer", async () => {
@@ -314,8 +324,11 @@ describe("delivery", () => {
     await drain();
     expect(Date.now() - started).toBeLessThan(3000);
     const { items } = await deliveriesOf(t, t.webhook.id);
-    expect(items[0]).toMatchObject({ status: "failed", attempts: [{ status_code: null, error: "timeout" }] });
-    expect(items[0].attempts[0].duration_ms).toBeGreaterThanOrEqual(250);
+    expect(items[0]!).toMatchObject({
+      status: "failed",
+      attempts: [{ status_code: null, error: "timeout" }],
+    });
+    expect(items[0]!.attempts[0]!.duration_ms).toBeGreaterThanOrEqual(250);
   });
 
   it("refuses a private address again at delivery time (address_refused)", async () => {
@@ -331,7 +344,7 @@ describe("delivery", () => {
     await emit(t.tenant.id, "user.create");
     await drain();
     const { items } = await deliveriesOf(t, t.webhook.id);
-    expect(items[0]).toMatchObject({
+    expect(items[0]!).toMatchObject({
       status: "failed",
       attempts: [{ status_code: null, error: "address_refused", response: null }],
     });
@@ -410,7 +423,7 @@ describe("delivery", () => {
     expect(await get()).toMatchObject({ enabled: false, failures: 3 });
     const audit = await listAuditEvents(t.tenant.id, { type: "webhook.disabled" });
     expect(audit.items).toHaveLength(1);
-    expect(audit.items[0]).toMatchObject({ actor: "system", details: { webhookId: t.webhook.id } });
+    expect(audit.items[0]!).toMatchObject({ actor: "system", details: { webhookId: t.webhook.id } });
     // Disabled: no new deliveries, pending ones end without a request.
     expect(await emit(t.tenant.id, "user.create")).toBe(0);
     const before = rx.received.length;
@@ -445,9 +458,9 @@ describe("leases and concurrent workers", () => {
     held.forEach((release) => release());
     await first;
     const { items } = await deliveriesOf(t, t.webhook.id);
-    expect(items[0]).toMatchObject({ status: "succeeded", attempt_count: 1 });
-    expect(items[0].attempts).toHaveLength(1);
-    expect(items[0].attempts[0].response).toBe("second");
+    expect(items[0]!).toMatchObject({ status: "succeeded", attempt_count: 1 });
+    expect(items[0]!.attempts).toHaveLength(1);
+    expect(items[0]!.attempts[0]!.response).toBe("second");
   });
 
   it("two workers claiming at once never send the same attempt", async () => {
@@ -494,7 +507,7 @@ describe("replay and test events", () => {
     const t = await tenantWithWebhook(`${rx.url}/hook`, ["session"]);
     await emit(t.tenant.id, "session.create.flow", { id: "s1" });
     await drain();
-    const [original] = (await deliveriesOf(t, t.webhook.id)).items;
+    const original = (await deliveriesOf(t, t.webhook.id)).items[0]!;
     const params = { tenantId: t.tenant.id, webhookId: t.webhook.id };
     const replay = await adminCall(
       replayRoute.POST,

@@ -48,7 +48,10 @@ export const webhookEvents = pgTable(
       .references(() => tenants.id, { onDelete: "cascade" }),
     event: text("event").notNull(),
     data: jsonb("data").$type<unknown>(),
-    createdAt: timestamp("created_at", { withTimezone: true, precision: 6 }).notNull().defaultNow(),
+    // clock_timestamp(): events of one transaction keep their order (now() is the transaction's start).
+    createdAt: timestamp("created_at", { withTimezone: true, precision: 6 })
+      .notNull()
+      .default(sql`clock_timestamp()`),
   },
   (t) => [index("webhook_events_tenant").on(t.tenantId, t.createdAt)],
 );
@@ -79,7 +82,9 @@ export const webhookDeliveries = pgTable(
     leaseToken: uuid("lease_token"),
     lastStatusCode: integer("last_status_code"),
     lastError: text("last_error"),
-    createdAt: timestamp("created_at", { withTimezone: true, precision: 6 }).notNull().defaultNow(),
+    createdAt: timestamp("created_at", { withTimezone: true, precision: 6 })
+      .notNull()
+      .default(sql`clock_timestamp()`),
     updatedAt: timestamp("updated_at", { withTimezone: true, precision: 6 }).notNull().defaultNow(),
   },
   (t) => [
