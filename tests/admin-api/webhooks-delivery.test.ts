@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { createLocalJWKSet, jwtVerify } from "jose";
 import { Webhook as StandardWebhook } from "standardwebhooks";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import * as collection from "@/app/(admin-api)/t/[tenantId]/admin/webhooks/route";
 import * as item from "@/app/(admin-api)/t/[tenantId]/admin/webhooks/[webhookId]/route";
@@ -24,7 +24,7 @@ import {
 } from "@/lib/webhooks";
 import { adminCall } from "@/tests/helpers/admin-api";
 import { createTestTenant } from "@/tests/helpers/tenants";
-import { startReceiver } from "./webhooks-receiver";
+import { startReceiver, useOwnPostgresDatabase } from "./webhooks-receiver";
 
 /** A delivery as the admin API lists it (lib/contracts/admin/webhooks.ts). */
 type WireDelivery = z.output<typeof WebhookDelivery> & {
@@ -33,6 +33,11 @@ type WireDelivery = z.output<typeof WebhookDelivery> & {
 
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 const receivers: Receiver[] = [];
+
+// Workers claim every due delivery of their database: on Postgres this file gets one of its own.
+beforeAll(async () => {
+  await useOwnPostgresDatabase();
+});
 
 beforeEach(() => {
   configureWebhooks({ allowPrivate: true, retrySchedule: [0, 0, 0], jitter: 0, timeoutMs: 3000 });

@@ -1,5 +1,7 @@
+import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { closeDatabase, configureDatabase } from "@/lib/db";
 
 export interface ReceivedWebhook {
   path: string;
@@ -40,4 +42,27 @@ export async function startReceiver(respond?: Responder) {
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * On Postgres (DATABASE_URL set), gives the calling test file a database of its own: a worker claims
+ * every due delivery of its database, so files that run workers must not share one. Returns its URL.
+ * On PGlite each file already has its own in-memory database: returns undefined.
+ */
+export async function useOwnPostgresDatabase(): Promise<string | undefined> {
+  const url = process.env.DATABASE_URL;
+  if (!url) return undefined;
+  const { default: postgres } = await import("postgres");
+  const name = `webhooks_${randomUUID().replace(/-/g, "").slice(0, 12)}`;
+  const admin = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    await admin.unsafe(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const own = new URL(url);
+  own.pathname = `/${name}`;
+  await closeDatabase();
+  configureDatabase({ kind: "postgres", url: own.toString() });
+  return own.toString();
 }
