@@ -4,6 +4,13 @@ import type { LookupFunction } from "node:net";
 import { Webhook } from "standardwebhooks";
 import type { ResolvedCallback } from "./ssrf";
 
+// Keep-alive connections, reused across deliveries to the same host. A connection is only ever opened to
+// an address the SSRF guard checked (each request's own `lookup`), so reuse never reaches an unchecked one.
+const agents = {
+  http: new http.Agent({ keepAlive: true, maxSockets: 32, timeout: 30_000 }),
+  https: new https.Agent({ keepAlive: true, maxSockets: 32, timeout: 30_000 }),
+};
+
 /** The first bytes of a response body kept in the attempt log. */
 export const RESPONSE_EXCERPT_BYTES = 2048;
 
@@ -46,7 +53,8 @@ export function postJson(
     if (options.all) callback(null, [{ address: target.address, family: target.family }]);
     else callback(null, target.address, target.family);
   };
-  const client = target.url.protocol === "https:" ? https : http;
+  const secure = target.url.protocol === "https:";
+  const client = secure ? https : http;
   return new Promise((resolve) => {
     let settled = false;
     const finish = (result: Omit<SendResult, "durationMs">) => {
@@ -60,7 +68,7 @@ export function postJson(
       {
         method: "POST",
         lookup,
-        agent: false,
+        agent: secure ? agents.https : agents.http,
         headers: {
           "content-type": "application/json",
           "content-length": String(Buffer.byteLength(body)),
@@ -79,12 +87,15 @@ export function postJson(
             response: excerpt,
             error: status >= 200 && status < 300 ? null : `http_${status}`,
           });
-          response.destroy();
         };
         response.on("data", (chunk: Buffer) => {
           chunks.push(chunk);
           size += chunk.length;
-          if (size >= RESPONSE_EXCERPT_BYTES) done();
+          if (size >= RESPONSE_EXCERPT_BYTES) {
+            // Enough: the rest is not read, and the connection is not reused.
+            done();
+            response.destroy();
+          }
         });
         response.on("end", done);
         response.on("error", done);

@@ -277,23 +277,27 @@ export async function finishAttempt(
   next: { status: WebhookDeliveryStatus; nextAttemptAt: Date | null },
 ): Promise<boolean> {
   const db = await executor();
-  const updated = await db
-    .update(webhookDeliveries)
-    .set({
-      status: next.status,
-      nextAttemptAt: next.nextAttemptAt,
-      attemptCount: sql`${webhookDeliveries.attemptCount} + 1`,
-      leaseUntil: null,
-      leaseToken: null,
-      lastStatusCode: attempt.statusCode,
-      lastError: attempt.error,
-      updatedAt: sql`now()`,
-    })
-    .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.leaseToken, leaseToken)))
-    .returning({ id: webhookDeliveries.id });
-  if (updated.length === 0) return false;
-  await db.insert(webhookAttempts).values({ deliveryId, ...attempt });
-  return true;
+  // One statement: the attempt row is written only if the update found the lease still ours.
+  const result = await db.execute(sql`
+    with finished as (
+      update webhook_deliveries set
+        status = ${next.status},
+        next_attempt_at = ${next.nextAttemptAt?.toISOString() ?? null}::timestamptz,
+        attempt_count = attempt_count + 1,
+        lease_until = null,
+        lease_token = null,
+        last_status_code = ${attempt.statusCode}::integer,
+        last_error = ${attempt.error}::text,
+        updated_at = now()
+      where id = ${deliveryId} and lease_token = ${leaseToken}
+      returning id
+    )
+    insert into webhook_attempts (delivery_id, attempted_at, status_code, duration_ms, response, error)
+    select id, ${attempt.attemptedAt.toISOString()}::timestamptz, ${attempt.statusCode}::integer,
+      ${attempt.durationMs}::integer, ${attempt.response}::text, ${attempt.error}::text
+    from finished
+    returning id`);
+  return rowsOf(result).length > 0;
 }
 
 /** Ends a delivery without an attempt (its endpoint is disabled), while the claim holds the lease. */
@@ -312,13 +316,26 @@ export async function abandonDelivery(deliveryId: string, leaseToken: string, er
     .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.leaseToken, leaseToken)));
 }
 
-/** After a success: the failure streak ends and `expires_at` moves 30 days on (as Hanko). */
+/**
+ * After a success: the failure streak ends and `expires_at` moves 30 days on (as Hanko). Written only
+ * when something changes (a streak to end, or `expires_at` a day old), so busy endpoints do not make
+ * their row hot.
+ */
 export async function markWebhookSucceeded(webhookId: string): Promise<void> {
   const db = await executor();
   await db
     .update(webhooks)
     .set({ failures: 0, failingSince: null, expiresAt: sql`now() + interval '30 days'` })
-    .where(eq(webhooks.id, webhookId));
+    .where(
+      and(
+        eq(webhooks.id, webhookId),
+        or(
+          sql`${webhooks.failures} > 0`,
+          sql`${webhooks.failingSince} is not null`,
+          lt(webhooks.expiresAt, sql`now() + interval '29 days'`),
+        ),
+      ),
+    );
 }
 
 /**

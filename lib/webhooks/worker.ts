@@ -82,6 +82,12 @@ async function attempt(claimed: ClaimedDelivery): Promise<SendResult> {
   return postJson(target, body, headers, settings.timeoutMs);
 }
 
+/** `expires_at` (30 days after the last success) is pushed on once it is a day old. */
+const EXPIRES_REFRESH_MS = 29 * 24 * 60 * 60 * 1000;
+
+const hasFailureStreak = (webhook: ClaimedDelivery["webhook"]) =>
+  webhook.failures > 0 || webhook.failingSince !== null;
+
 /** Sends one claimed delivery and records the attempt and what comes next. */
 export async function processDelivery(claimed: ClaimedDelivery, onOutcome?: OutcomeListener): Promise<void> {
   const { delivery, webhook, event } = claimed;
@@ -103,20 +109,23 @@ export async function processDelivery(claimed: ClaimedDelivery, onOutcome?: Outc
   const settings = webhookSettings();
   const delay = succeeded ? undefined : retryDelay(delivery.attemptCount + 1, settings);
   const outcome: DeliveryOutcome = succeeded ? "succeeded" : delay === undefined ? "failed" : "retry";
-  const recorded = await transaction(async () => {
-    const kept = await finishAttempt(
-      delivery.id,
-      leaseToken,
-      { attemptedAt, ...result },
-      {
-        status: outcome === "retry" ? "pending" : outcome,
-        nextAttemptAt: delay === undefined ? null : new Date(Date.now() + delay),
-      },
-    );
-    if (!kept) return false;
-    if (succeeded) {
+  const next = {
+    status: outcome === "retry" ? ("pending" as const) : outcome,
+    nextAttemptAt: delay === undefined ? null : new Date(Date.now() + delay),
+  };
+  let recorded: boolean;
+  if (succeeded && !hasFailureStreak(webhook)) {
+    // The common case in one statement; the endpoint row is touched at most daily (expires_at).
+    recorded = await finishAttempt(delivery.id, leaseToken, { attemptedAt, ...result }, next);
+    if (recorded && webhook.expiresAt.getTime() < Date.now() + EXPIRES_REFRESH_MS)
       await markWebhookSucceeded(webhook.id);
-    } else {
+  } else {
+    recorded = await transaction(async () => {
+      if (!(await finishAttempt(delivery.id, leaseToken, { attemptedAt, ...result }, next))) return false;
+      if (succeeded) {
+        await markWebhookSucceeded(webhook.id);
+        return true;
+      }
       const disabled = await markWebhookFailed(webhook.id, settings.disableAfterMs);
       if (disabled) {
         await recordAuditEvent(webhook.tenantId, {
@@ -129,9 +138,9 @@ export async function processDelivery(claimed: ClaimedDelivery, onOutcome?: Outc
           },
         });
       }
-    }
-    return true;
-  });
+      return true;
+    });
+  }
   if (recorded) report(outcome, onOutcome);
 }
 
@@ -202,7 +211,8 @@ export function createWebhookWorker(options: WebhookWorkerOptions = {}): Webhook
             )
             .finally(() => {
               inFlight.delete(work);
-              if (full) schedule(0);
+              // Claim again once half the slots are free: one claim query per batch, not per delivery.
+              if (full && inFlight.size <= concurrency / 2) schedule(0);
             });
           inFlight.add(work);
         }

@@ -9,7 +9,6 @@ import { adminCall } from "@/tests/helpers/admin-api";
 import { createTestTenant } from "@/tests/helpers/tenants";
 import { startReceiver, useOwnPostgresDatabase } from "./webhooks-receiver";
 
-const TSX = path.resolve("node_modules/.bin/tsx");
 const WORKER = path.resolve("tests/admin-api/webhooks-worker.ts");
 const postgres = process.env.DATABASE_URL;
 let databaseUrl: string | undefined;
@@ -18,7 +17,8 @@ const children: ChildProcess[] = [];
 
 /** A worker process on the suite's Postgres; resolves once it runs. */
 function startWorker(env: Record<string, string> = {}): Promise<ChildProcess> {
-  const child = spawn(TSX, [WORKER], {
+  // node itself runs the worker (tsx as a loader, not its wrapper process), so SIGKILL hits the worker.
+  const child = spawn(process.execPath, ["--import", "tsx", WORKER], {
     env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: "silent", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -42,10 +42,14 @@ function kill(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
   });
 }
 
-async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+async function waitFor(
+  condition: () => boolean | Promise<boolean>,
+  what: () => unknown,
+  timeoutMs = 60_000,
+): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (!(await condition())) {
-    if (Date.now() > until) throw new Error("timed out waiting");
+    if (Date.now() > until) throw new Error(`timed out waiting: ${JSON.stringify(await what())}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -99,13 +103,19 @@ describe.skipIf(!postgres)("webhook workers as processes (Postgres)", () => {
       const { tenantId, deliveries } = await subscribed(`${rx.url}/hook`);
       await emitMany(tenantId, 20);
       const first = await startWorker({ WEBHOOK_LEASE_MS: "1500" });
-      await waitFor(() => rx.received.length >= 16); // 16 in flight at most
+      await waitFor(
+        () => rx.received.length >= 16, // 16 in flight at most
+        () => ({ received: rx.received.length }),
+      );
       await kill(first, "SIGKILL");
       expect((await deliveries()).every((delivery) => delivery.status === "pending")).toBe(true);
 
       holding = false;
       await startWorker({ WEBHOOK_LEASE_MS: "1500" });
-      await waitFor(async () => (await deliveries()).every((delivery) => delivery.status === "succeeded"));
+      await waitFor(
+        async () => (await deliveries()).every((delivery) => delivery.status === "succeeded"),
+        async () => ({ received: rx.received.length, deliveries: await deliveries() }),
+      );
       const all = await deliveries();
       expect(all).toHaveLength(20);
       const ids = new Set(rx.received.map((request) => request.headers["webhook-id"]));
@@ -125,8 +135,14 @@ describe.skipIf(!postgres)("webhook workers as processes (Postgres)", () => {
       const { tenantId, deliveries } = await subscribed(`${rx.url}/hook`);
       await Promise.all([startWorker(), startWorker()]);
       await emitMany(tenantId, 100);
-      await waitFor(async () => rx.received.length >= 100);
-      await waitFor(async () => (await deliveries()).every((delivery) => delivery.status === "succeeded"));
+      await waitFor(
+        async () => rx.received.length >= 100,
+        () => ({ received: rx.received.length }),
+      );
+      await waitFor(
+        async () => (await deliveries()).every((delivery) => delivery.status === "succeeded"),
+        async () => (await deliveries()).filter((delivery) => delivery.status !== "succeeded"),
+      );
       await new Promise((resolve) => setTimeout(resolve, 500));
       const ids = rx.received.map((request) => request.headers["webhook-id"]);
       expect(ids).toHaveLength(100);

@@ -18,4 +18,6 @@ configureWebhooks({
 });
 await getDatabase();
 startWebhookWorker({ pollIntervalMs: Number(process.env.WEBHOOK_POLL_MS ?? 100) });
+// The worker's timers do not keep a process alive (a server's listener does): this one does, until killed.
+setInterval(() => {}, 1 << 30);
 process.stdout.write("worker ready\n");
