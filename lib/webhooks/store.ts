@@ -300,6 +300,55 @@ export async function finishAttempt(
   return rowsOf(result).length > 0;
 }
 
+export interface FinishedAttempt {
+  deliveryId: string;
+  leaseToken: string;
+  attempt: AttemptRecord;
+  next: { status: WebhookDeliveryStatus; nextAttemptAt: Date | null };
+}
+
+/**
+ * {@link finishAttempt} for many deliveries in one statement (the worker's hot path). Returns the ids
+ * whose lease was still held, i.e. whose attempt was recorded.
+ */
+export async function finishAttempts(finished: FinishedAttempt[]): Promise<Set<string>> {
+  if (finished.length === 0) return new Set();
+  const db = await executor();
+  const rows = sql.join(
+    finished.map(
+      ({ deliveryId, leaseToken, attempt, next }) =>
+        sql`(${deliveryId}::uuid, ${leaseToken}::uuid, ${next.status}::text,
+          ${next.nextAttemptAt?.toISOString() ?? null}::timestamptz, ${attempt.statusCode}::integer,
+          ${attempt.error}::text, ${attempt.attemptedAt.toISOString()}::timestamptz,
+          ${attempt.durationMs}::integer, ${attempt.response}::text)`,
+    ),
+    sql`, `,
+  );
+  const result = await db.execute(sql`
+    with input (id, token, status, next_at, status_code, error, attempted_at, duration_ms, response) as (
+      values ${rows}
+    ),
+    finished as (
+      update webhook_deliveries as d set
+        status = input.status,
+        next_attempt_at = input.next_at,
+        attempt_count = d.attempt_count + 1,
+        lease_until = null,
+        lease_token = null,
+        last_status_code = input.status_code,
+        last_error = input.error,
+        updated_at = now()
+      from input
+      where d.id = input.id and d.lease_token = input.token
+      returning d.id
+    )
+    insert into webhook_attempts (delivery_id, attempted_at, status_code, duration_ms, response, error)
+    select input.id, input.attempted_at, input.status_code, input.duration_ms, input.response, input.error
+    from input join finished on finished.id = input.id
+    returning delivery_id`);
+  return new Set(rowsOf<{ delivery_id: string }>(result).map((row) => row.delivery_id));
+}
+
 /** Ends a delivery without an attempt (its endpoint is disabled), while the claim holds the lease. */
 export async function abandonDelivery(deliveryId: string, leaseToken: string, error: string): Promise<void> {
   const db = await executor();

@@ -12,10 +12,12 @@ import {
   abandonDelivery,
   claimDueDeliveries,
   finishAttempt,
+  finishAttempts,
   markWebhookFailed,
   markWebhookSucceeded,
   queueStats,
   type ClaimedDelivery,
+  type FinishedAttempt,
 } from "./store";
 import { setWebhookWake } from "./wake";
 
@@ -82,6 +84,40 @@ async function attempt(claimed: ClaimedDelivery): Promise<SendResult> {
   return postJson(target, body, headers, settings.timeoutMs);
 }
 
+// Attempts waiting to be recorded together: flushed on the next turn of the event loop, 100 at most
+// per statement. Each waiter learns whether its lease was still held.
+const pending: {
+  finished: FinishedAttempt;
+  done: (recorded: boolean) => void;
+  fail: (error: unknown) => void;
+}[] = [];
+let flushScheduled = false;
+
+function recordBatched(finished: FinishedAttempt): Promise<boolean> {
+  return new Promise((done, fail) => {
+    pending.push({ finished, done, fail });
+    if (!flushScheduled) {
+      flushScheduled = true;
+      setImmediate(() => void flush());
+    }
+  });
+}
+
+async function flush(): Promise<void> {
+  flushScheduled = false;
+  const batch = pending.splice(0, 100);
+  if (pending.length > 0) {
+    flushScheduled = true;
+    setImmediate(() => void flush());
+  }
+  try {
+    const recorded = await finishAttempts(batch.map((entry) => entry.finished));
+    for (const entry of batch) entry.done(recorded.has(entry.finished.deliveryId));
+  } catch (error) {
+    for (const entry of batch) entry.fail(error);
+  }
+}
+
 /** `expires_at` (30 days after the last success) is pushed on once it is a day old. */
 const EXPIRES_REFRESH_MS = 29 * 24 * 60 * 60 * 1000;
 
@@ -115,8 +151,14 @@ export async function processDelivery(claimed: ClaimedDelivery, onOutcome?: Outc
   };
   let recorded: boolean;
   if (succeeded && !hasFailureStreak(webhook)) {
-    // The common case in one statement; the endpoint row is touched at most daily (expires_at).
-    recorded = await finishAttempt(delivery.id, leaseToken, { attemptedAt, ...result }, next);
+    // The common case: recorded with others in one statement; the endpoint row is touched at most
+    // daily (expires_at).
+    recorded = await recordBatched({
+      deliveryId: delivery.id,
+      leaseToken,
+      attempt: { attemptedAt, ...result },
+      next,
+    });
     if (recorded && webhook.expiresAt.getTime() < Date.now() + EXPIRES_REFRESH_MS)
       await markWebhookSucceeded(webhook.id);
   } else {
