@@ -3,7 +3,7 @@ import { getConfig } from "@/lib/config";
 import { getMasterSecret } from "@/lib/crypto";
 import { getDatabase } from "@/lib/db";
 import { getLogger } from "@/lib/log";
-import { metricsExposureWarning } from "@/lib/metrics";
+import { metricsExposureWarning, registerWebhookQueueProbe, webhookDeliveries } from "@/lib/metrics";
 import { banner, outboxWarning } from "./banner";
 import { checkMasterSecret } from "./check-master-secret";
 import { seedDemoTenant } from "./seed-demo-tenant";
@@ -31,6 +31,8 @@ export async function boot(): Promise<void> {
   }
   // Audit log retention: every instance sweeps in the background (unref'd timer, errors logged).
   startAuditLogSweeper();
+  // Webhook deliveries: every instance runs a worker (SESAME_WEBHOOKS_WORKER).
+  await startWebhooks();
 }
 
 /** boot(), and on failure a clear message on stderr and exit code 1 (a wrong setting, a locked data folder). */
@@ -42,4 +44,16 @@ export async function bootOrExit(): Promise<void> {
     process.stderr.write(`\nSesame could not start.\n${message}\n\n`);
     process.exit(1);
   }
+}
+
+/**
+ * The webhook delivery worker of this process (every instance runs one), unless turned off by config,
+ * and its metrics: the queue read at each scrape, each attempt's outcome counted.
+ */
+export async function startWebhooks(): Promise<void> {
+  const { onWebhookOutcome, startWebhookWorker, webhookQueueStats } = await import("@/lib/webhooks");
+  registerWebhookQueueProbe(webhookQueueStats);
+  if (!getConfig().webhooksWorker) return;
+  onWebhookOutcome((outcome) => webhookDeliveries.inc({ outcome }));
+  startWebhookWorker();
 }

@@ -76,6 +76,14 @@ const EnvSchema = z.object({
     .min(1, "must be a whole number from 1 to 65535, other than PORT")
     .max(65535, "must be a whole number from 1 to 65535, other than PORT")
     .optional(),
+  SESAME_WEBHOOKS_ALLOW_PRIVATE: z
+    .enum(["true", "false", "1", "0"], { error: "must be true or false" })
+    .default("false")
+    .transform((value) => value === "true" || value === "1"),
+  SESAME_WEBHOOKS_WORKER: z
+    .enum(["true", "false", "1", "0"], { error: "must be true or false" })
+    .default("true")
+    .transform((value) => value === "true" || value === "1"),
 });
 
 /** Rules across variables: the admin port is a second port, never PORT itself. */
@@ -161,6 +169,13 @@ export interface Config {
    * console, which then answer 404 on `port` (scripts/server.mjs splits them). Unset: one port.
    */
   adminPort: number | undefined;
+  /**
+   * Webhook callbacks may be `http://localhost` and resolve to loopback or private addresses
+   * (`SESAME_WEBHOOKS_ALLOW_PRIVATE=true`: development and tests). Link-local and metadata stay refused.
+   */
+  webhooksAllowPrivate: boolean;
+  /** Run the webhook delivery worker in this process (`SESAME_WEBHOOKS_WORKER`, default true). */
+  webhooksWorker: boolean;
 }
 
 export class ConfigError extends Error {
@@ -196,6 +211,8 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     smtpFrom: e.SMTP_FROM,
     metricsToken: e.SESAME_METRICS_TOKEN,
     adminPort: e.SESAME_ADMIN_PORT,
+    webhooksAllowPrivate: e.SESAME_WEBHOOKS_ALLOW_PRIVATE,
+    webhooksWorker: e.SESAME_WEBHOOKS_WORKER,
   };
 }
 

@@ -4,6 +4,7 @@ import type { EmailRow } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
 import { lockUser } from "@/lib/users";
+import { emitWebhookEvent, userEventData } from "@/lib/webhooks";
 import { isClaimOnly, releaseClaim } from "./claims";
 import { EmailLimitReached, EmailTaken } from "./errors";
 import { countUserEmails, findEmailByAddress, insertEmail, selectUserEmails } from "./store";
@@ -16,6 +17,8 @@ export interface AddEmailOptions {
   context: AuditContext;
   /** Whether another user's mere claim on the address (`isClaimOnly`) is taken over; default yes. */
   takeOverClaim?: boolean;
+  /** Part of a sign-up: its `user.create` webhook event reports the address (no `user.update.email.create`). */
+  signUp?: boolean;
 }
 
 /**
@@ -43,6 +46,8 @@ export async function addEmail(tenant: Tenant, userId: string, options: AddEmail
       type: "email.create.succeeded",
       details: { userId, emailId: row.id, ...(verified ? { verified } : {}) },
     });
+    if (!options.signUp)
+      await emitWebhookEvent(tenant.id, "user.update.email.create", () => userEventData(tenant.id, userId));
     return row;
   });
 }

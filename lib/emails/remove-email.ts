@@ -2,6 +2,7 @@ import { recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { AppError } from "@/lib/errors";
 import { detachPasscodes } from "@/lib/passcodes";
 import type { Tenant } from "@/lib/tenants";
+import { emitWebhookEvent, userEventData } from "@/lib/webhooks";
 import { withOwnEmail } from "./own-email";
 import { countUserEmails, deleteEmailRow } from "./store";
 
@@ -31,5 +32,6 @@ export async function removeEmail(
       type: "email.delete.succeeded",
       details: { userId, emailId: email.id },
     });
+    await emitWebhookEvent(tenant.id, "user.update.email.delete", () => userEventData(tenant.id, userId));
   });
 }

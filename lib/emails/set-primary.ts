@@ -1,6 +1,7 @@
 import { recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { AppError } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
+import { emitWebhookEvent, userEventData } from "@/lib/webhooks";
 import { withOwnEmail } from "./own-email";
 import { setPrimaryEmailRow } from "./store";
 
@@ -28,5 +29,6 @@ export async function setPrimary(
       type: "email.set_primary.succeeded",
       details: { userId, emailId: email.id },
     });
+    await emitWebhookEvent(tenant.id, "user.update.email.primary", () => userEventData(tenant.id, userId));
   });
 }

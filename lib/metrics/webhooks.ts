@@ -1,14 +1,14 @@
 import { metrics, probes } from "./registry";
 
 /** How a webhook delivery attempt ended: the label of `sesame_webhook_deliveries_total`. */
-export type WebhookDeliveryOutcome = "succeeded" | "failed" | "retrying" | "disabled";
+export type WebhookDeliveryOutcome = "succeeded" | "retry" | "failed";
 
 /**
  * `sesame_webhook_deliveries_total{outcome}`: the worker calls `webhookDeliveries.inc({ outcome })` once
- * per attempt. Keep `outcome` to a few fixed values ({@link WebhookDeliveryOutcome} suggests them).
+ * per attempt. `outcome` is one of {@link WebhookDeliveryOutcome}.
  */
 export const webhookDeliveries = {
-  inc(labels: { outcome: WebhookDeliveryOutcome | (string & {}) }, value = 1): void {
+  inc(labels: { outcome: WebhookDeliveryOutcome }, value = 1): void {
     metrics().webhookDeliveries.inc(labels, value);
   },
 };

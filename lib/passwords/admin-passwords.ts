@@ -5,6 +5,7 @@ import { AppError } from "@/lib/errors";
 import { endOtherSessions } from "@/lib/sessions";
 import type { Tenant } from "@/lib/tenants";
 import { findUser, lockUser } from "@/lib/users";
+import { emitWebhookEvent, userEventData } from "@/lib/webhooks";
 import { hashPassword } from "./hashing";
 import { checkNewPassword, ensurePasswordsEnabled, normalizePassword } from "./rules";
 import { deletePasswordRow, findPassword, upsertPassword } from "./store";
@@ -59,6 +60,9 @@ export async function setPasswordOfUser(
         details: { user_id: userId, created: !existing, unlocked: existing?.lockedAt != null },
       });
       if (existing) await endOtherSessions(tenant, userId, undefined, context, "password changed");
+      await emitWebhookEvent(tenant.id, "user.update.password.update", () =>
+        userEventData(tenant.id, userId),
+      );
       return (await findPassword(tenant.id, userId))!;
     });
   });

@@ -4,6 +4,7 @@ import { AppError } from "@/lib/errors";
 import { endOtherSessions } from "@/lib/sessions";
 import type { Tenant } from "@/lib/tenants";
 import type { User } from "@/lib/users";
+import { emitWebhookEvent, userEventData } from "@/lib/webhooks";
 import { hashPassword } from "./hashing";
 import { checkNewPassword, ensurePasswordsEnabled, normalizePassword } from "./rules";
 import { findPassword, upsertPassword } from "./store";
@@ -53,6 +54,9 @@ export async function setPassword(
         type: `${type}.succeeded`,
         details: { created: !existing, unlocked: existing?.lockedAt != null },
       });
+      await emitWebhookEvent(tenant.id, "user.update.password.update", () =>
+        userEventData(tenant.id, user.id),
+      );
       if (existing) {
         await endOtherSessions(tenant, user.id, options.keepSessionId, audit, "password changed");
       }

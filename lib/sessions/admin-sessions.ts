@@ -4,6 +4,7 @@ import type { SessionRow } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
 import { findUser, lockUser } from "@/lib/users";
+import { emitWebhookEvent, sessionEventData } from "@/lib/webhooks";
 import { startSession, type IssuedSession, type SessionClient } from "./sessions";
 import { deleteUserSession, selectUserSessions } from "./store";
 
@@ -33,6 +34,7 @@ export async function revokeSessionOfUser(
       if (!(await lockUser(tenantId, userId))) throw userNotFound();
       const deleted = await deleteUserSession(tenantId, userId, sessionId);
       if (!deleted) throw new AppError("NOT_FOUND", undefined, { details: ["session not found"] });
+      await emitWebhookEvent(tenantId, "session.delete.admin.revoke", async () => sessionEventData(deleted));
       await recordAuditEvent(tenantId, {
         ...context,
         type: "session.revoked",
@@ -67,6 +69,7 @@ export async function impersonateUser(
         { ip: client.ip ?? null, userAgent: client.userAgent ?? null },
         context,
         { impersonated_user_id: user.id, source: "admin_api" },
+        "session.create.admin",
       );
     }),
   );

@@ -1,12 +1,14 @@
 import { createLocalJWKSet, jwtVerify, type JWTPayload } from "jose";
 import { recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { getConfig } from "@/lib/config";
+import { transaction } from "@/lib/db";
 import type { SessionRow } from "@/lib/db/schema";
 import { findPrimaryEmail } from "@/lib/emails";
 import { AppError } from "@/lib/errors";
 import { requireSecondFactor } from "@/lib/mfa";
 import { getJwks, signToken, type Tenant } from "@/lib/tenants";
 import { findUser, type User } from "@/lib/users";
+import { emitWebhookEvent, sessionEventData } from "@/lib/webhooks";
 import {
   deleteSession,
   deleteUserSessions,
@@ -65,7 +67,9 @@ export interface SessionClient {
 
 /**
  * Inserts the row (the session limit trims the oldest), signs the JWT naming it and records
- * `session.created` with `audit` (its actor, plus `details`). No second-factor check: the callers decide.
+ * `session.created` with `audit` (its actor, plus `details`); the webhook `event` (and
+ * `session.delete.passive.limit` per evicted session) commits with the row. No second-factor check: the
+ * callers decide.
  */
 export async function startSession(
   tenant: Tenant,
@@ -74,17 +78,25 @@ export async function startSession(
   client: SessionClient,
   audit: AuditContext,
   details: Record<string, unknown> = {},
+  event: "session.create.flow" | "session.create.admin" = "session.create.flow",
 ): Promise<IssuedSession> {
   const lifetime = tenant.sessionLifetimeSeconds;
-  const session = await insertSession({
-    tenantId: tenant.id,
-    userId: user.id,
-    amr,
-    ip: client.ip,
-    userAgent: client.userAgent?.slice(0, 512) ?? null,
-    lifetimeSeconds: lifetime,
+  // The row, the sessions the limit evicts and their webhook events commit together (the outbox).
+  const { session, trimmed } = await transaction(async () => {
+    const session = await insertSession({
+      tenantId: tenant.id,
+      userId: user.id,
+      amr,
+      ip: client.ip,
+      userAgent: client.userAgent?.slice(0, 512) ?? null,
+      lifetimeSeconds: lifetime,
+    });
+    const evicted = await trimSessions(tenant.id, user.id, tenant.platform.session.limit);
+    await emitWebhookEvent(tenant.id, event, async () => sessionEventData(session));
+    for (const row of evicted)
+      await emitWebhookEvent(tenant.id, "session.delete.passive.limit", async () => sessionEventData(row));
+    return { session, trimmed: evicted.map((row) => row.id) };
   });
-  const trimmed = await trimSessions(tenant.id, user.id, tenant.platform.session.limit);
   // One in this many new sessions also deletes expired rows of every tenant, so they do not pile up.
   if (Math.random() * SWEEP_EVERY < 1) await sweepExpiredSessions();
   const email = await findPrimaryEmail(tenant.id, user.id);
@@ -192,12 +204,16 @@ export async function endSession(
   context: AuditContext,
   reason: "logout" | "revoked" = "logout",
 ): Promise<void> {
-  await deleteSession(tenant.id, session.id);
-  await recordAuditEvent(tenant.id, {
-    ...context,
-    actor: session.userId,
-    type: reason === "logout" ? "user.logged_out" : "session.revoked",
-    details: { sessionId: session.id },
+  await transaction(async () => {
+    await deleteSession(tenant.id, session.id);
+    await recordAuditEvent(tenant.id, {
+      ...context,
+      actor: session.userId,
+      type: reason === "logout" ? "user.logged_out" : "session.revoked",
+      details: { sessionId: session.id },
+    });
+    const event = reason === "logout" ? "session.delete.explicit.logout" : "session.delete.explicit.revoke";
+    await emitWebhookEvent(tenant.id, event, async () => sessionEventData(session));
   });
 }
 

@@ -15,8 +15,8 @@ export async function insertSession(
   return row!;
 }
 
-/** Keeps the newest `limit` sessions of the user and deletes the rest; returns the deleted ids. */
-export async function trimSessions(tenantId: string, userId: string, limit: number): Promise<string[]> {
+/** Keeps the newest `limit` sessions of the user and deletes the rest; returns the deleted rows. */
+export async function trimSessions(tenantId: string, userId: string, limit: number): Promise<SessionRow[]> {
   const db = await executor();
   const rows = await db
     .select({ id: sessions.id })
@@ -24,8 +24,8 @@ export async function trimSessions(tenantId: string, userId: string, limit: numb
     .where(and(eq(sessions.tenantId, tenantId), eq(sessions.userId, userId)))
     .orderBy(sql`${sessions.createdAt} desc`, sql`${sessions.id} desc`);
   const surplus = rows.slice(limit).map((row) => row.id);
-  if (surplus.length > 0) await db.delete(sessions).where(inArray(sessions.id, surplus));
-  return surplus;
+  if (surplus.length === 0) return [];
+  return db.delete(sessions).where(inArray(sessions.id, surplus)).returning();
 }
 
 /**

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { transaction } from "@/lib/db";
+import { emitWebhookEvent, userWebhookData } from "@/lib/webhooks";
 import { addEmail, EmailTaken } from "@/lib/emails";
 import { AppError } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
@@ -133,8 +134,10 @@ export async function createAdminUser(
         type: "user.created",
         details: { userId: created.id, emails: input.emails.length, username },
       });
-      // Read within the transaction: the data a `user.create` event would carry.
-      return adminViewOf(created);
+      // Read within the transaction: the data of the `user.create` event, which commits with the user.
+      const view = await adminViewOf(created);
+      await emitWebhookEvent(tenant.id, "user.create", async () => userWebhookData(view));
+      return view;
     });
   });
 }
@@ -193,8 +196,10 @@ export async function updateAdminUser(
         type: "user.updated",
         details: { userId: current.id, changed },
       });
-      // Read within the transaction: the data a `user.update` event would carry.
-      return adminViewOf(updated);
+      // Read within the transaction: the data of the `user.update` event, which commits with the change.
+      const view = await adminViewOf(updated);
+      await emitWebhookEvent(tenant.id, "user.update", async () => userWebhookData(view));
+      return view;
     });
   });
 }
@@ -220,6 +225,7 @@ export async function deleteAdminUser(
         type: "user.deleted",
         details: { userId: before.user.id },
       });
+      await emitWebhookEvent(tenant.id, "user.delete", async () => userWebhookData(before));
       return before;
     }),
   );

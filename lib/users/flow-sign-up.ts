@@ -11,6 +11,7 @@ import { setFirstPassword } from "@/lib/passwords";
 import { hashPassword } from "@/lib/passwords/hashing";
 import { checkNewPassword, normalizePassword } from "@/lib/passwords/rules";
 import type { Tenant } from "@/lib/tenants";
+import { emitWebhookEvent, userEventData } from "@/lib/webhooks";
 import { findUserByUsername } from "./lookup";
 import { insertPlatformUser } from "./store";
 import type { User } from "./user";
@@ -73,9 +74,11 @@ async function insertSignUpEmail(
 ): Promise<EmailRow> {
   const options = { address: input.email, verified: input.emailVerified, context };
   // Only a flow that proved the address takes another user's mere claim on it over.
-  return addEmail(tenant, user.id, { ...options, takeOverClaim: input.emailVerified }).catch((error) => {
-    throw error instanceof EmailTaken ? new SignUpConflict("email") : error;
-  });
+  return addEmail(tenant, user.id, { ...options, takeOverClaim: input.emailVerified, signUp: true }).catch(
+    (error) => {
+      throw error instanceof EmailTaken ? new SignUpConflict("email") : error;
+    },
+  );
 }
 
 /** The first credential: the verified passkey or the password hash, whichever the flow collected. */
@@ -127,6 +130,7 @@ export async function completeFlowSignUp(
       if (!user) throw new SignUpConflict("username");
       const email = await insertSignUpEmail(tenant, user, input, audit);
       const credentialId = await storeFirstCredential(tenant, user, input, audit);
+      await emitWebhookEvent(tenant.id, "user.create", () => userEventData(tenant.id, user.id));
       await recordAuditEvent(tenant.id, {
         ...audit,
         type: "user.signup.succeeded",

@@ -1,9 +1,11 @@
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
+import { transaction } from "@/lib/db";
 import type { EmailRow } from "@/lib/db/schema";
 import { selectUserEmails } from "@/lib/emails";
 import { AppError } from "@/lib/errors";
 import { readUserMetadata, type UserMetadata } from "@/lib/metadata";
 import type { Tenant } from "@/lib/tenants";
+import { emitWebhookEvent, userEventData } from "@/lib/webhooks";
 import { deleteUserRow } from "./store";
 import type { User } from "./user";
 
@@ -45,7 +47,11 @@ async function deleteAllowedAccount(tenant: Tenant, user: User, context: AuditCo
       details: ["account deletion is disabled for this tenant"],
     });
   }
-  await deleteUserRow(tenant.id, user.id);
+  // The event (with the user as it was) and the deletion commit together.
+  await transaction(async () => {
+    await emitWebhookEvent(tenant.id, "user.delete", () => userEventData(tenant.id, user.id));
+    await deleteUserRow(tenant.id, user.id);
+  });
   await recordAuditEvent(tenant.id, {
     ...context,
     actor: user.id,

@@ -6,6 +6,7 @@ import { AppError } from "@/lib/errors";
 import { hasPassword } from "@/lib/passwords";
 import { issueSession, selectUserSessions, type IssuedSession } from "@/lib/sessions";
 import type { Tenant } from "@/lib/tenants";
+import { emitWebhookEvent, userEventData } from "@/lib/webhooks";
 import { findUser, insertUser } from "./store";
 import type { User } from "./user";
 
@@ -64,9 +65,15 @@ export async function signUp(
       }
       const created: User = await insertUser(tenant.id);
       // The first address, so primary; another user's mere claim on it is released.
-      const row = await addEmail(tenant, created.id, { address, verified: false, context }).catch((error) => {
+      const row = await addEmail(tenant, created.id, {
+        address,
+        verified: false,
+        context,
+        signUp: true,
+      }).catch((error) => {
         throw error instanceof EmailTaken ? taken() : error;
       });
+      await emitWebhookEvent(tenant.id, "user.create", () => userEventData(tenant.id, created.id));
       return { user: created, email: row, reused: false };
     });
     await recordAuditEvent(tenant.id, {

@@ -1,9 +1,10 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
-import { executor } from "@/lib/db";
+import { executor, transaction } from "@/lib/db";
 import { users } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
+import { emitWebhookEvent, userEventData } from "@/lib/webhooks";
 import { USERNAME_PATTERN, findUserByUsername } from "./lookup";
 import { toUser, type User } from "./user";
 
@@ -88,7 +89,12 @@ export async function setUsername(
     if (holder && holder.id !== user.id) throw new UsernameTaken();
     let updated: User | undefined;
     try {
-      updated = await updateUsername(tenant.id, user.id, username);
+      const event = user.username ? "user.update.username.update" : "user.update.username.create";
+      updated = await transaction(async () => {
+        const row = await updateUsername(tenant.id, user.id, username);
+        if (row) await emitWebhookEvent(tenant.id, event, () => userEventData(tenant.id, user.id));
+        return row;
+      });
     } catch (error) {
       if (isUniqueViolation(error)) throw new UsernameTaken();
       throw error;
@@ -111,7 +117,14 @@ export async function deleteUsername(tenant: Tenant, user: User, context: AuditC
     if (tenant.platform.username.required) {
       throw new AppError("USERNAME_REQUIRED", undefined, { details: ["the tenant requires a username"] });
     }
-    const updated = await updateUsername(tenant.id, user.id, null);
+    const updated = await transaction(async () => {
+      const row = await updateUsername(tenant.id, user.id, null);
+      if (row)
+        await emitWebhookEvent(tenant.id, "user.update.username.delete", () =>
+          userEventData(tenant.id, user.id),
+        );
+      return row;
+    });
     if (!updated) throw new AppError("USER_NOT_FOUND", undefined, { details: ["user not found"] });
     await recordAuditEvent(tenant.id, {
       ...audit,

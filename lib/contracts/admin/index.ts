@@ -7,6 +7,7 @@ import * as passwords from "./passwords";
 import * as sessions from "./sessions";
 import * as status from "./status";
 import * as users from "./users";
+import * as webhooks from "./webhooks";
 import * as metadata from "./metadata";
 
 export * from "./audit-logs";
@@ -17,6 +18,7 @@ export * from "./passwords";
 export * from "./sessions";
 export * from "./status";
 export * from "./users";
+export * from "./webhooks";
 export * from "./metadata";
 
 const isContract = (value: unknown): value is Contract =>
@@ -36,4 +38,5 @@ export const ADMIN_CONTRACTS: Contract[] = [
   auditLogs,
   users,
   metadata,
+  webhooks,
 ].flatMap((module) => Object.values(module).filter(isContract));

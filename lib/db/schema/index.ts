@@ -10,3 +10,4 @@ export * from "./platform";
 export * from "./mail";
 export * from "./flows";
 export * from "./metadata";
+export * from "./webhooks";

@@ -1,0 +1,40 @@
+// lib/webhooks owns the tables webhooks, webhook_events (the outbox), webhook_deliveries and
+// webhook_attempts: other modules use these operations, never ./store.
+export {
+  SUBSCRIBABLE_EVENTS,
+  TEST_EVENT,
+  WEBHOOK_EVENT_ALIASES,
+  WEBHOOK_EVENTS,
+  isSubscribableEvent,
+  subscriptionsMatching,
+  type WebhookEvent,
+} from "./events";
+export { emitWebhookEvent } from "./emit";
+export { sessionEventData, userEventData, userWebhookData } from "./user-data";
+export {
+  CreateWebhookInput,
+  UpdateWebhookInput,
+  createWebhook,
+  deleteWebhook,
+  getWebhook,
+  listDeliveries,
+  listWebhooks,
+  replayDelivery,
+  rotateWebhookSecret,
+  sendTestEvent,
+  updateWebhook,
+  type DeliveryInfo,
+} from "./webhooks";
+export {
+  createWebhookWorker,
+  onWebhookOutcome,
+  processDueDeliveries,
+  startWebhookWorker,
+  stopWebhookWorker,
+  webhookQueueStats,
+  type DeliveryOutcome,
+  type WebhookWorker,
+  type WebhookWorkerOptions,
+} from "./worker";
+export { configureWebhooks, DEFAULT_RETRY_SCHEDULE, type WebhookSettings } from "./settings";
+export { isAllowedAddress } from "./ssrf";

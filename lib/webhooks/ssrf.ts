@@ -1,0 +1,96 @@
+import { lookup } from "node:dns/promises";
+import { isIP } from "node:net";
+import ipaddr from "ipaddr.js";
+import { webhookSettings } from "./settings";
+
+/**
+ * The SSRF guard of webhook callbacks. A callback is `https:` (or `http:` to this machine when
+ * `SESAME_WEBHOOKS_ALLOW_PRIVATE=true`), and every address its host resolves to must be a public unicast
+ * address: loopback, private, link-local, CGNAT, unique-local, multicast, unspecified, reserved and cloud
+ * metadata addresses are refused (with ALLOW_PRIVATE, loopback, private and unique-local ones pass;
+ * metadata never does). Checked when an endpoint is saved and again before every attempt, and the
+ * request then connects to the address that was checked (no second DNS answer: no rebinding).
+ */
+export class CallbackRefused extends Error {
+  override name = "CallbackRefused";
+  constructor(
+    message: string,
+    /** `address_refused` (the host resolves to a refused address) or `dns_failed`/`invalid_url`. */
+    readonly reason: "address_refused" | "dns_failed" | "invalid_url",
+  ) {
+    super(message);
+  }
+}
+
+const METADATA = new Set(["169.254.169.254", "fd00:ec2::254", "100.100.100.200", "fd00:ec2:0:0:0:0:0:254"]);
+const PRIVATE_RANGES = new Set(["loopback", "private", "uniqueLocal"]);
+
+/** Whether a resolved address may be called. */
+export function isAllowedAddress(address: string, allowPrivate = webhookSettings().allowPrivate): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  const parsed = ipaddr.process(address);
+  const normalized = parsed.toNormalizedString();
+  if (METADATA.has(normalized) || METADATA.has(parsed.toString())) return false;
+  const range = parsed.range();
+  if (range === "unicast") return true;
+  return allowPrivate && PRIVATE_RANGES.has(range);
+}
+
+const LOCAL_HOSTS = /^(localhost|.*\.localhost|127\.\d+\.\d+\.\d+|\[::1\])$/i;
+
+/** Checks the URL's form (scheme, no fragment); throws CallbackRefused. */
+export function checkCallbackUrl(callback: string, allowPrivate = webhookSettings().allowPrivate): URL {
+  let url: URL;
+  try {
+    url = new URL(callback);
+  } catch {
+    throw new CallbackRefused("callback: must be an absolute URL", "invalid_url");
+  }
+  if (url.protocol === "http:") {
+    if (!allowPrivate || !LOCAL_HOSTS.test(url.hostname))
+      throw new CallbackRefused(
+        "callback: must be an https URL (http only to localhost with SESAME_WEBHOOKS_ALLOW_PRIVATE=true)",
+        "invalid_url",
+      );
+  } else if (url.protocol !== "https:") {
+    throw new CallbackRefused("callback: must be an https URL", "invalid_url");
+  }
+  if (url.hash) throw new CallbackRefused("callback: must not have a fragment", "invalid_url");
+  return url;
+}
+
+export interface ResolvedCallback {
+  url: URL;
+  /** The checked address to connect to. */
+  address: string;
+  family: 4 | 6;
+}
+
+/** Resolves the callback's host (all addresses) and checks each; throws CallbackRefused. */
+export async function resolveCallback(
+  callback: string,
+  allowPrivate = webhookSettings().allowPrivate,
+): Promise<ResolvedCallback> {
+  const url = checkCallbackUrl(callback, allowPrivate);
+  const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
+  let addresses: { address: string; family: number }[];
+  if (isIP(host)) {
+    addresses = [{ address: host, family: isIP(host) }];
+  } else {
+    try {
+      addresses = await lookup(host, { all: true, verbatim: true });
+    } catch {
+      throw new CallbackRefused(`callback: the host ${host} does not resolve`, "dns_failed");
+    }
+  }
+  if (addresses.length === 0)
+    throw new CallbackRefused(`callback: the host ${host} does not resolve`, "dns_failed");
+  const refused = addresses.find((entry) => !isAllowedAddress(entry.address, allowPrivate));
+  if (refused)
+    throw new CallbackRefused(
+      `callback: ${host} resolves to ${refused.address}, a private, loopback, link-local or reserved address`,
+      "address_refused",
+    );
+  const first = addresses[0]!;
+  return { url, address: first.address, family: first.family === 6 ? 6 : 4 };
+}

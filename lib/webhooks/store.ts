@@ -1,0 +1,433 @@
+import { and, asc, count, desc, eq, inArray, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
+import { executor } from "@/lib/db";
+import {
+  webhookAttempts,
+  webhookDeliveries,
+  webhookEvents,
+  webhooks,
+  type WebhookAttemptRow,
+  type WebhookDeliveryRow,
+  type WebhookDeliveryStatus,
+  type WebhookEventRow,
+  type WebhookRow,
+} from "@/lib/db/schema";
+import { UUID_PATTERN } from "@/lib/tenants/tenant";
+
+/** Rows of a raw `execute`, on either driver (PGlite answers `{rows}`, postgres-js an array). */
+function rowsOf<T>(result: unknown): T[] {
+  return ((result as { rows?: T[] }).rows ?? (result as T[])) as T[];
+}
+
+// ---- endpoints ---------------------------------------------------------------------------------------
+
+export async function insertWebhook(values: typeof webhooks.$inferInsert): Promise<WebhookRow> {
+  const db = await executor();
+  const [row] = await db.insert(webhooks).values(values).returning();
+  return row!;
+}
+
+export async function selectWebhooks(tenantId: string): Promise<WebhookRow[]> {
+  const db = await executor();
+  return db
+    .select()
+    .from(webhooks)
+    .where(eq(webhooks.tenantId, tenantId))
+    .orderBy(asc(webhooks.createdAt), asc(webhooks.id));
+}
+
+export async function findWebhook(
+  tenantId: string,
+  webhookId: string,
+  options: { lock?: boolean } = {},
+): Promise<WebhookRow | undefined> {
+  if (!UUID_PATTERN.test(webhookId)) return undefined;
+  const db = await executor();
+  const query = db
+    .select()
+    .from(webhooks)
+    .where(and(eq(webhooks.tenantId, tenantId), eq(webhooks.id, webhookId)))
+    .limit(1);
+  const [row] = options.lock ? await query.for("update") : await query;
+  return row;
+}
+
+export async function updateWebhookRow(
+  tenantId: string,
+  webhookId: string,
+  values: Partial<typeof webhooks.$inferInsert>,
+): Promise<WebhookRow | undefined> {
+  if (!UUID_PATTERN.test(webhookId)) return undefined;
+  const db = await executor();
+  const [row] = await db
+    .update(webhooks)
+    .set({ ...values, updatedAt: sql`now()` })
+    .where(and(eq(webhooks.tenantId, tenantId), eq(webhooks.id, webhookId)))
+    .returning();
+  return row;
+}
+
+export async function deleteWebhookRow(tenantId: string, webhookId: string): Promise<boolean> {
+  if (!UUID_PATTERN.test(webhookId)) return false;
+  const db = await executor();
+  const rows = await db
+    .delete(webhooks)
+    .where(and(eq(webhooks.tenantId, tenantId), eq(webhooks.id, webhookId)))
+    .returning({ id: webhooks.id });
+  return rows.length > 0;
+}
+
+// ---- emission ----------------------------------------------------------------------------------------
+
+/** The tenant's enabled endpoints subscribed to one of `names` (an event's subscription names). */
+function matching(tenantId: string, names: string[]): SQL {
+  const list = sql.join(
+    names.map((name) => sql`${name}`),
+    sql`, `,
+  );
+  return sql`${webhooks.tenantId} = ${tenantId} and ${webhooks.enabled} and exists (
+    select 1 from jsonb_array_elements(${webhooks.events}) as subscription
+    where subscription->>'event' in (${list}))`;
+}
+
+/** One indexed query: does any enabled endpoint of the tenant subscribe to one of `names`? */
+export async function anyWebhookMatches(tenantId: string, names: string[]): Promise<boolean> {
+  const db = await executor();
+  const rows = await db.select({ id: webhooks.id }).from(webhooks).where(matching(tenantId, names)).limit(1);
+  return rows.length > 0;
+}
+
+/**
+ * Writes the event to the outbox and one pending delivery per matching endpoint, in one statement
+ * (joins the caller's transaction). Returns the number of deliveries.
+ */
+export async function insertEventWithDeliveries(
+  tenantId: string,
+  event: string,
+  data: unknown,
+  names: string[],
+): Promise<number> {
+  const db = await executor();
+  const result = await db.execute(sql`
+    with event as (
+      insert into webhook_events (tenant_id, event, data)
+      values (${tenantId}, ${event}, ${JSON.stringify(data ?? null)}::jsonb)
+      returning id, tenant_id
+    )
+    insert into webhook_deliveries (tenant_id, webhook_id, event_id)
+    select event.tenant_id, webhooks.id, event.id from webhooks, event
+    where ${matching(tenantId, names)}
+    returning id`);
+  return rowsOf(result).length;
+}
+
+/** An event for one endpoint only (the test event), and its delivery. */
+export async function insertEventForWebhook(
+  tenantId: string,
+  webhookId: string,
+  event: string,
+  data: unknown,
+): Promise<WebhookDeliveryRow> {
+  const db = await executor();
+  const [row] = await db.insert(webhookEvents).values({ tenantId, event, data }).returning();
+  return insertDelivery(tenantId, webhookId, row!.id);
+}
+
+export async function insertDelivery(
+  tenantId: string,
+  webhookId: string,
+  eventId: string,
+): Promise<WebhookDeliveryRow> {
+  const db = await executor();
+  const [row] = await db.insert(webhookDeliveries).values({ tenantId, webhookId, eventId }).returning();
+  return row!;
+}
+
+// ---- deliveries (read) -------------------------------------------------------------------------------
+
+export interface DeliveryWithEvent {
+  delivery: WebhookDeliveryRow;
+  event: WebhookEventRow;
+}
+
+export async function findDelivery(
+  tenantId: string,
+  webhookId: string,
+  deliveryId: string,
+): Promise<DeliveryWithEvent | undefined> {
+  if (!UUID_PATTERN.test(deliveryId)) return undefined;
+  const db = await executor();
+  const [row] = await db
+    .select({ delivery: webhookDeliveries, event: webhookEvents })
+    .from(webhookDeliveries)
+    .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
+    .where(
+      and(
+        eq(webhookDeliveries.tenantId, tenantId),
+        eq(webhookDeliveries.webhookId, webhookId),
+        eq(webhookDeliveries.id, deliveryId),
+      ),
+    )
+    .limit(1);
+  return row;
+}
+
+export async function selectDeliveries(
+  tenantId: string,
+  webhookId: string,
+  options: { status?: WebhookDeliveryStatus; limit: number; offset: number },
+): Promise<{ rows: DeliveryWithEvent[]; total: number }> {
+  const db = await executor();
+  const where = and(
+    eq(webhookDeliveries.tenantId, tenantId),
+    eq(webhookDeliveries.webhookId, webhookId),
+    options.status ? eq(webhookDeliveries.status, options.status) : undefined,
+  );
+  const rows = await db
+    .select({ delivery: webhookDeliveries, event: webhookEvents })
+    .from(webhookDeliveries)
+    .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
+    .where(where)
+    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+    .limit(options.limit)
+    .offset(options.offset);
+  const [total] = await db.select({ n: count() }).from(webhookDeliveries).where(where);
+  return { rows, total: Number(total?.n ?? 0) };
+}
+
+export async function selectAttempts(deliveryIds: string[]): Promise<WebhookAttemptRow[]> {
+  if (deliveryIds.length === 0) return [];
+  const db = await executor();
+  return db
+    .select()
+    .from(webhookAttempts)
+    .where(inArray(webhookAttempts.deliveryId, deliveryIds))
+    .orderBy(asc(webhookAttempts.attemptedAt), asc(webhookAttempts.id));
+}
+
+// ---- worker ------------------------------------------------------------------------------------------
+
+export interface ClaimedDelivery {
+  delivery: WebhookDeliveryRow;
+  event: WebhookEventRow;
+  webhook: WebhookRow;
+}
+
+/**
+ * Claims up to `limit` due deliveries for `leaseMs` (FOR UPDATE SKIP LOCKED: concurrent workers get
+ * different rows; a delivery whose lease ran out is due again). Each claim gets a fresh lease token.
+ */
+export async function claimDueDeliveries(limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+  const db = await executor();
+  const due = db
+    .select({ id: webhookDeliveries.id })
+    .from(webhookDeliveries)
+    .where(
+      and(
+        eq(webhookDeliveries.status, "pending"),
+        lte(webhookDeliveries.nextAttemptAt, sql`now()`),
+        or(isNull(webhookDeliveries.leaseUntil), lt(webhookDeliveries.leaseUntil, sql`now()`)),
+      ),
+    )
+    .orderBy(asc(webhookDeliveries.nextAttemptAt))
+    .limit(limit)
+    .for("update", { skipLocked: true });
+  const claimed = await db
+    .update(webhookDeliveries)
+    .set({
+      leaseUntil: sql`now() + make_interval(secs => ${leaseMs / 1000})`,
+      leaseToken: sql`gen_random_uuid()`,
+    })
+    .where(inArray(webhookDeliveries.id, due))
+    .returning();
+  if (claimed.length === 0) return [];
+  const rows = await db
+    .select({ event: webhookEvents, webhook: webhooks, id: webhookDeliveries.id })
+    .from(webhookDeliveries)
+    .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
+    .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
+    .where(
+      inArray(
+        webhookDeliveries.id,
+        claimed.map((row) => row.id),
+      ),
+    );
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return claimed.flatMap((delivery) => {
+    const row = byId.get(delivery.id);
+    return row ? [{ delivery, event: row.event, webhook: row.webhook }] : [];
+  });
+}
+
+export interface AttemptRecord {
+  attemptedAt: Date;
+  statusCode: number | null;
+  durationMs: number;
+  response: string | null;
+  error: string | null;
+}
+
+/**
+ * Records an attempt and the delivery's next state, only while this claim still holds the lease
+ * (`leaseToken`). Returns false when the lease was lost (another worker re-claimed it): nothing is written.
+ */
+export async function finishAttempt(
+  deliveryId: string,
+  leaseToken: string,
+  attempt: AttemptRecord,
+  next: { status: WebhookDeliveryStatus; nextAttemptAt: Date | null },
+): Promise<boolean> {
+  const db = await executor();
+  // One statement: the attempt row is written only if the update found the lease still ours.
+  const result = await db.execute(sql`
+    with finished as (
+      update webhook_deliveries set
+        status = ${next.status},
+        next_attempt_at = ${next.nextAttemptAt?.toISOString() ?? null}::timestamptz,
+        attempt_count = attempt_count + 1,
+        lease_until = null,
+        lease_token = null,
+        last_status_code = ${attempt.statusCode}::integer,
+        last_error = ${attempt.error}::text,
+        updated_at = now()
+      where id = ${deliveryId} and lease_token = ${leaseToken}
+      returning id
+    )
+    insert into webhook_attempts (delivery_id, attempted_at, status_code, duration_ms, response, error)
+    select id, ${attempt.attemptedAt.toISOString()}::timestamptz, ${attempt.statusCode}::integer,
+      ${attempt.durationMs}::integer, ${attempt.response}::text, ${attempt.error}::text
+    from finished
+    returning id`);
+  return rowsOf(result).length > 0;
+}
+
+export interface FinishedAttempt {
+  deliveryId: string;
+  leaseToken: string;
+  attempt: AttemptRecord;
+  next: { status: WebhookDeliveryStatus; nextAttemptAt: Date | null };
+}
+
+/**
+ * {@link finishAttempt} for many deliveries in one statement (the worker's hot path). Returns the ids
+ * whose lease was still held, i.e. whose attempt was recorded.
+ */
+export async function finishAttempts(finished: FinishedAttempt[]): Promise<Set<string>> {
+  if (finished.length === 0) return new Set();
+  const db = await executor();
+  const rows = sql.join(
+    finished.map(
+      ({ deliveryId, leaseToken, attempt, next }) =>
+        sql`(${deliveryId}::uuid, ${leaseToken}::uuid, ${next.status}::text,
+          ${next.nextAttemptAt?.toISOString() ?? null}::timestamptz, ${attempt.statusCode}::integer,
+          ${attempt.error}::text, ${attempt.attemptedAt.toISOString()}::timestamptz,
+          ${attempt.durationMs}::integer, ${attempt.response}::text)`,
+    ),
+    sql`, `,
+  );
+  const result = await db.execute(sql`
+    with input (id, token, status, next_at, status_code, error, attempted_at, duration_ms, response) as (
+      values ${rows}
+    ),
+    finished as (
+      update webhook_deliveries as d set
+        status = input.status,
+        next_attempt_at = input.next_at,
+        attempt_count = d.attempt_count + 1,
+        lease_until = null,
+        lease_token = null,
+        last_status_code = input.status_code,
+        last_error = input.error,
+        updated_at = now()
+      from input
+      where d.id = input.id and d.lease_token = input.token
+      returning d.id
+    )
+    insert into webhook_attempts (delivery_id, attempted_at, status_code, duration_ms, response, error)
+    select input.id, input.attempted_at, input.status_code, input.duration_ms, input.response, input.error
+    from input join finished on finished.id = input.id
+    returning delivery_id`);
+  return new Set(rowsOf<{ delivery_id: string }>(result).map((row) => row.delivery_id));
+}
+
+/** Ends a delivery without an attempt (its endpoint is disabled), while the claim holds the lease. */
+export async function abandonDelivery(deliveryId: string, leaseToken: string, error: string): Promise<void> {
+  const db = await executor();
+  await db
+    .update(webhookDeliveries)
+    .set({
+      status: "failed",
+      nextAttemptAt: null,
+      leaseUntil: null,
+      leaseToken: null,
+      lastError: error,
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.leaseToken, leaseToken)));
+}
+
+/**
+ * After a success: the failure streak ends and `expires_at` moves 30 days on (as Hanko). Written only
+ * when something changes (a streak to end, or `expires_at` a day old), so busy endpoints do not make
+ * their row hot.
+ */
+export async function markWebhookSucceeded(webhookId: string): Promise<void> {
+  const db = await executor();
+  await db
+    .update(webhooks)
+    .set({ failures: 0, failingSince: null, expiresAt: sql`now() + interval '30 days'` })
+    .where(
+      and(
+        eq(webhooks.id, webhookId),
+        or(
+          sql`${webhooks.failures} > 0`,
+          sql`${webhooks.failingSince} is not null`,
+          lt(webhooks.expiresAt, sql`now() + interval '29 days'`),
+        ),
+      ),
+    );
+}
+
+/**
+ * After a failed attempt: counts it and starts the streak if none is running. Returns the endpoint
+ * when its streak began more than `disableAfterMs` ago and it was disabled by this call.
+ */
+export async function markWebhookFailed(
+  webhookId: string,
+  disableAfterMs: number,
+): Promise<WebhookRow | undefined> {
+  const db = await executor();
+  await db
+    .update(webhooks)
+    .set({
+      failures: sql`${webhooks.failures} + 1`,
+      failingSince: sql`coalesce(${webhooks.failingSince}, now())`,
+    })
+    .where(eq(webhooks.id, webhookId));
+  const [disabled] = await db
+    .update(webhooks)
+    .set({ enabled: false, updatedAt: sql`now()` })
+    .where(
+      and(
+        eq(webhooks.id, webhookId),
+        eq(webhooks.enabled, true),
+        lt(webhooks.failingSince, sql`now() - make_interval(secs => ${disableAfterMs / 1000})`),
+      ),
+    )
+    .returning();
+  return disabled;
+}
+
+/** Pending deliveries (due or waiting for a retry) and the age of the oldest due one (for metrics). */
+export async function queueStats(): Promise<{ depth: number; oldestPendingSeconds: number }> {
+  const db = await executor();
+  const [row] = await db
+    .select({
+      depth: count(),
+      oldest: sql<
+        string | number | null
+      >`extract(epoch from now() - min(${webhookDeliveries.nextAttemptAt}) filter (where ${webhookDeliveries.nextAttemptAt} <= now()))`,
+    })
+    .from(webhookDeliveries)
+    .where(eq(webhookDeliveries.status, "pending"));
+  return { depth: Number(row?.depth ?? 0), oldestPendingSeconds: Math.max(0, Number(row?.oldest ?? 0)) };
+}
