@@ -121,6 +121,7 @@ export async function createAdminUser(
           context,
           // The admin asked for this address: another user's claim on it is a conflict, not released.
           takeOverClaim: false,
+          signUp: true,
         }).catch((error) => {
           throw error instanceof EmailTaken
             ? new AppError("EMAIL_TAKEN", undefined, {

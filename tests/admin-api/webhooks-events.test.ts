@@ -1,5 +1,10 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import * as adminSessions from "@/app/(admin-api)/t/[tenantId]/admin/sessions/route";
+import * as adminUsers from "@/app/(admin-api)/t/[tenantId]/admin/users/route";
+import * as adminUser from "@/app/(admin-api)/t/[tenantId]/admin/users/[userId]/route";
+import * as adminPassword from "@/app/(admin-api)/t/[tenantId]/admin/users/[userId]/password/route";
+import * as adminUserSession from "@/app/(admin-api)/t/[tenantId]/admin/users/[userId]/sessions/[sessionId]/route";
 import * as collection from "@/app/(admin-api)/t/[tenantId]/admin/webhooks/route";
 import * as deliveriesRoute from "@/app/(admin-api)/t/[tenantId]/admin/webhooks/[webhookId]/deliveries/route";
 import { executor } from "@/lib/db";
@@ -124,10 +129,86 @@ describe("user and session changes fire webhooks", () => {
         expect.objectContaining({ address: "second@example.com", is_primary: true }),
       ]),
     });
-    expect(data(10)).toMatchObject({ username: "webhooker" });
-    expect(data(11)).toMatchObject({ username: "webhooker2" });
+    expect(data(10)).toMatchObject({ username: { username: "webhooker" } });
+    expect(data(11)).toMatchObject({ username: { username: "webhooker2" } });
     expect(data(12)).not.toHaveProperty("username");
     expect(data(14)).toMatchObject({ id: userId, emails: [{ address: "second@example.com" }] });
+    await (await executor()).delete(webhookDeliveries).where(eq(webhookDeliveries.tenantId, tenant.id));
+  });
+
+  it("the admin API's changes fire theirs: user create, update, password, impersonation, revoke, delete", async () => {
+    const { tenant: created, keys, webhookId } = await subscribedTenant();
+    const tenant = await updateTenant(created.id, {
+      platform: { password: { enabled: true, minLength: 8 } },
+    } as never);
+    const admin = (
+      handler: Parameters<typeof adminCall>[0],
+      path: string,
+      method: string,
+      params = {},
+      body?: unknown,
+    ) =>
+      adminCall(handler, `/t/${tenant.id}/admin${path}`, keys.admin, {
+        method,
+        params: { tenantId: tenant.id, ...params },
+        ...(body === undefined ? {} : { body }),
+      });
+
+    const made = await admin(
+      adminUsers.POST,
+      "/users",
+      "POST",
+      {},
+      {
+        emails: [{ address: "admin-made@example.com", is_primary: true, is_verified: true }],
+      },
+    );
+    expect(made.status).toBe(200);
+    const userId = ((await made.json()) as { id: string }).id;
+    const ids = { userId };
+    expect((await admin(adminUser.PATCH, `/users/${userId}`, "PATCH", ids, { name: "Ada" })).status).toBe(
+      200,
+    );
+    expect(
+      (
+        await admin(adminPassword.POST, `/users/${userId}/password`, "POST", ids, {
+          password: "correct horse",
+        })
+      ).status,
+    ).toBe(200);
+    const minted = await admin(adminSessions.POST, "/sessions", "POST", {}, { user_id: userId });
+    expect(minted.status).toBe(200);
+    const sessionId = (await eventsOf(tenant, keys, webhookId)).find(
+      ([event]) => event === "session.create.admin",
+    )?.[1].id as string;
+    expect(sessionId).toBeTruthy();
+    const revoked = await admin(adminUserSession.DELETE, `/users/${userId}/sessions/${sessionId}`, "DELETE", {
+      ...ids,
+      sessionId,
+    });
+    expect(revoked.status).toBe(204);
+    expect((await admin(adminUser.DELETE, `/users/${userId}`, "DELETE", ids)).status).toBe(204);
+
+    const events = await eventsOf(tenant, keys, webhookId);
+    expect(events.map(([event]) => event)).toEqual([
+      "user.create",
+      "user.update",
+      "user.update.password.update",
+      "session.create.admin",
+      "session.delete.admin.revoke",
+      "user.delete",
+    ]);
+    const data = (index: number) => events[index]![1];
+    // The admin API's User object, as GET /admin/users/{id} shows it.
+    expect(data(0)).toMatchObject({
+      id: userId,
+      emails: [{ address: "admin-made@example.com", is_primary: true, is_verified: true }],
+    });
+    expect(data(1)).toMatchObject({ id: userId, name: "Ada" });
+    expect(data(2)).toMatchObject({ id: userId, password: { id: userId } });
+    expect(data(4)).toMatchObject({ id: sessionId, user_id: userId });
+    // The user as it was before the deletion.
+    expect(data(5)).toMatchObject({ id: userId, name: "Ada", password: { id: userId } });
     await (await executor()).delete(webhookDeliveries).where(eq(webhookDeliveries.tenantId, tenant.id));
   });
 
