@@ -37,6 +37,8 @@ const server = (port: number, dataDir: string, databaseUrl?: string, publicPort 
     ...(databaseUrl ? { SESAME_MASTER_SECRET: "e2e-shared-master-secret-0123456789abcdef" } : {}),
     LOG_LEVEL: "warn",
     NEXT_TELEMETRY_DISABLED: "1",
+    // The webhook e2e receiver listens on loopback, as a developer's would.
+    SESAME_WEBHOOKS_ALLOW_PRIVATE: "true",
   },
 });
 
