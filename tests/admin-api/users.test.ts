@@ -209,12 +209,13 @@ describe("GET /t/{tenant_id}/admin/users", () => {
     expect(res.headers.get("x-total-count")).toBe("5");
     const base = `http://localhost:3000/t/${tenant.id}/admin/users`;
     expect(res.headers.get("link")).toBe(
+      // Hanko's pagination header: first, last, next, prev, joined by commas.
       [
         `<${base}?per_page=2&page=1>; rel="first"`,
-        `<${base}?per_page=2&page=1>; rel="prev"`,
-        `<${base}?per_page=2&page=3>; rel="next"`,
         `<${base}?per_page=2&page=3>; rel="last"`,
-      ].join(", "),
+        `<${base}?per_page=2&page=3>; rel="next"`,
+        `<${base}?per_page=2&page=1>; rel="prev"`,
+      ].join(","),
     );
     const page = (await res.json()) as Json[];
     expect(page.map((u) => u.id)).toEqual([ids[2], ids[1]]);
@@ -222,9 +223,7 @@ describe("GET /t/{tenant_id}/admin/users", () => {
 
     const first = await list(tenant, keys.admin);
     expect(((await first.json()) as Json[]).map((u) => u.id)).toEqual([...ids].reverse());
-    expect(first.headers.get("link")).toBe(
-      `<${base}?page=1&per_page=20>; rel="first", <${base}?page=1&per_page=20>; rel="last"`,
-    );
+    expect(first.headers.get("link")).toBe(`<${base}?page=1&per_page=20>; rel="first"`);
 
     const asc = await list(tenant, keys.admin, "?sort_direction=asc&per_page=3");
     expect(((await asc.json()) as Json[]).map((u) => u.id)).toEqual(ids.slice(0, 3));

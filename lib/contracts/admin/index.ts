@@ -14,6 +14,7 @@ export * from "./audit-logs";
 export * from "./credentials";
 export * from "./emails";
 export * from "./otp";
+export * from "./pagination";
 export * from "./passwords";
 export * from "./sessions";
 export * from "./status";

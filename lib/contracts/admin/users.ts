@@ -2,7 +2,7 @@ import { z } from "zod";
 import { WebauthnCredential, credentialWire } from "@/lib/contracts/credentials";
 import { EmailAddress } from "@/lib/emails/address";
 import { defineContract } from "@/lib/http/contract";
-import type { AdminUser, AdminUserPage } from "@/lib/users";
+import type { AdminUser } from "@/lib/users";
 import { TenantIdParam, platformErrors } from "../schemas";
 import { AdminEmail, adminEmailWire } from "./emails";
 import { UUID, UserIdParam } from "./params";
@@ -139,36 +139,6 @@ export const listUsers = defineContract({
     ...platformErrors(400, 401, 404, 500),
   },
 });
-
-/**
- * RFC 5988 `Link` for a page (Hanko's pagination header): `first` and `last` always, `prev` and `next`
- * when they exist; each is the request URL with `page` and `per_page` set.
- */
-export function paginationLink(requestUrl: string, total: number, page: number, perPage: number): string {
-  const last = Math.max(1, Math.ceil(total / perPage));
-  const link = (target: number, rel: string) => {
-    const url = new URL(requestUrl);
-    url.searchParams.set("page", String(target));
-    url.searchParams.set("per_page", String(perPage));
-    return `<${url.toString()}>; rel="${rel}"`;
-  };
-  const links = [link(1, "first")];
-  if (page > 1) links.push(link(Math.min(page - 1, last), "prev"));
-  if (page < last) links.push(link(page + 1, "next"));
-  links.push(link(last, "last"));
-  return links.join(", ");
-}
-
-/** The list's response: the page, `X-Total-Count` and `Link`. */
-export function userPageResponse(requestUrl: string, result: AdminUserPage, page: number, perPage: number) {
-  return Response.json(result.users.map(adminUserWire), {
-    headers: {
-      "cache-control": "no-store",
-      "x-total-count": String(result.total),
-      link: paginationLink(requestUrl, result.total, page, perPage),
-    },
-  });
-}
 
 export const CreateUserBody = z
   .object({

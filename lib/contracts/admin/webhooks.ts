@@ -198,7 +198,7 @@ export const listWebhookDeliveries = defineContract({
   path: "/t/{tenantId}/admin/webhooks/{webhookId}/deliveries",
   operationId: "listWebhookDeliveries",
   summary: "A webhook's deliveries and their attempts",
-  description: "Newest first, paged (`page`, `per_page`); `X-Total-Count` gives the total.",
+  description: "Newest first, paged (`page`, `per_page`); `X-Total-Count` gives the total, `Link` the pages.",
   params: webhookParams,
   query: z.object({
     page: z.coerce.number().int().min(1).default(1),
@@ -208,7 +208,12 @@ export const listWebhookDeliveries = defineContract({
   responses: {
     "200": {
       ...json("The deliveries", z.array(WebhookDelivery)),
-      headers: z.object({ "X-Total-Count": z.number().int().meta({ description: "Matching deliveries" }) }),
+      headers: z.object({
+        "X-Total-Count": z.number().int().meta({ description: "Matching deliveries" }),
+        Link: z
+          .string()
+          .meta({ description: "RFC 5988 links: first, last, next, prev (Hanko's pagination header)" }),
+      }),
     },
     ...platformErrors(400, 401, 404, 500),
   },

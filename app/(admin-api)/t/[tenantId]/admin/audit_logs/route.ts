@@ -1,7 +1,7 @@
-import { auditLogWire, listAuditLogs } from "@/lib/contracts/admin";
+import { auditLogWire, listAuditLogs, pageHeaders } from "@/lib/contracts/admin";
 import { exportAuditLogs, queryAuditLogs, type AuditLogFilter } from "@/lib/audit";
 import { json, route } from "@/lib/http";
-import { paginationLinks, wantsCsv } from "./presentation";
+import { wantsCsv } from "./presentation";
 
 export const dynamic = "force-dynamic";
 
@@ -27,8 +27,5 @@ export const GET = route(listAuditLogs, async ({ req, tenant, query }) => {
     });
   }
   const listing = await queryAuditLogs(tenant.id, filter, { page: query.page, perPage: query.per_page });
-  return json(listing.entries.map(auditLogWire), 200, {
-    "x-total-count": String(listing.total),
-    link: paginationLinks(req.url, listing),
-  });
+  return json(listing.entries.map(auditLogWire), 200, pageHeaders(req.url, listing));
 });

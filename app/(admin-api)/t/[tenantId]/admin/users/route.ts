@@ -1,4 +1,4 @@
-import { adminUserWire, createUser, listUsers, userPageResponse } from "@/lib/contracts/admin";
+import { adminUserWire, createUser, listUsers, pageHeaders } from "@/lib/contracts/admin";
 import { json, route } from "@/lib/http";
 import { createAdminUser, listAdminUsers } from "@/lib/users";
 
@@ -14,7 +14,11 @@ export const GET = route(listUsers, async ({ req, tenant, query }) => {
     username: query.username,
     direction: query.sort_direction,
   });
-  return userPageResponse(req.url, page, query.page, query.per_page);
+  return json(
+    page.users.map(adminUserWire),
+    200,
+    pageHeaders(req.url, { total: page.total, page: query.page, perPage: query.per_page }),
+  );
 });
 
 // POST /t/{tenantId}/admin/users: creates a platform user with addresses and/or a username (200)
