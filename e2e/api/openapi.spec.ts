@@ -14,9 +14,9 @@ test.describe("OpenAPI documents", () => {
     expect(doc.components.securitySchemes.adminKey).toMatchObject({ type: "http", scheme: "bearer" });
   });
 
-  test("the health document lists /livez and /readyz", async ({ request }) => {
+  test("the health document lists /livez, /readyz and /metrics", async ({ request }) => {
     const doc = await (await request.get("/openapi/health.json")).json();
-    expect(Object.keys(doc.paths)).toEqual(["/livez", "/readyz"]);
+    expect(Object.keys(doc.paths).sort()).toEqual(["/livez", "/metrics", "/readyz"]);
     expect(Object.keys(doc.paths["/readyz"].get.responses)).toEqual(["200", "503"]);
   });
 
