@@ -11,7 +11,8 @@
  *   public port only.
  *
  * Paths are compared after undoing what a client could use to disguise one: percent-encoding (repeated),
- * backslashes, repeated slashes, `.` and `..` segments, `;` parameters and letter case. The comparison
+ * backslashes, repeated slashes, `.` and `..` segments, `;` parameters, letter case, an extension on a
+ * segment (`metrics.json`) and Next.js's data route (`/_next/data/<build id>/<path>.json` reaches `<path>`). The comparison
  * errs towards the admin side: a disguised path that Next.js would not route anywhere is refused on the
  * public port rather than guessed at. Plain JavaScript: server.mjs runs without a compiler.
  */
@@ -67,9 +68,18 @@ export function pathReadings(target) {
   return [resolve(split(decode(path))), resolve(split(path).map(decode))];
 }
 
+/**
+ * A segment as a router may read it: without an extension (`metrics.json`, `admin.rsc`,
+ * `console.segments`), since Next.js serves data and prefetch variants of a path under such names.
+ * @param {string | undefined} segment
+ */
+const stem = (segment) => segment?.split(".")[0];
+
 /** @param {string[]} segments */
 function sideOfSegments(segments) {
-  const [first, , third] = segments;
+  const [first, second, third] = segments.map(stem);
+  // `/_next/data/<build id>/<path>.json` is routed to `<path>` itself: it is on the side of that path.
+  if (first === "_next" && second === "data") return sideOfSegments(segments.slice(3));
   if (first === "metrics" || first === "console") return "admin";
   if (first === "t" && third === "admin") return "admin";
   const path = `/${segments.join("/")}`;

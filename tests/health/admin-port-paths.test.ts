@@ -37,6 +37,14 @@ describe("which port answers which path (SESAME_ADMIN_PORT set)", () => {
     ["a fragment", "/console#x"],
     ["a climb above the root", "/../../metrics"],
     ["the assets' prefix", "/_next/../console"],
+    // Next.js routes /_next/data/<build id>/<path>.json to <path> (found by review: reached the admin API).
+    ["Next.js's data route to /metrics", "/_next/data/abc123/metrics.json"],
+    ["Next.js's data route to the admin API", `/_next/data/abc123/t/${TENANT}/admin/users.json`],
+    ["Next.js's data route to the status page", `/_next/data/abc123/t/${TENANT}/admin.json`],
+    ["an encoded data route", `/_next/%64ata/abc123/t/${TENANT}/admin/sessions.json`],
+    ["an extension", "/metrics.rsc"],
+    ["a segment prefetch", "/console.segments/_tree.segment.rsc"],
+    ["an extension on the admin segment", `/t/${TENANT}/admin.json`],
   ])("%s does not move the admin side to the public port: %s", (_, path) => {
     expect(sideOf(path)).toBe("admin");
     expect(answersOn("public", path)).toBe(false);
@@ -60,6 +68,7 @@ describe("which port answers which path (SESAME_ADMIN_PORT set)", () => {
     "/admin",
     "/metricsx",
     "/consoles",
+    `/_next/data/abc123/t/${TENANT}/me.json`,
   ])("%s is the public side: public port only", (path) => {
     expect(sideOf(path)).toBe("public");
     expect(answersOn("public", path)).toBe(true);

@@ -114,7 +114,14 @@ describe.skipIf(!built)("SESAME_ADMIN_PORT: one process, two ports", () => {
     `/t/${tenant}/%61dmin/users`,
     "//metrics",
     `/t/${tenant}/x/../admin/`,
-  ])("answers %s with 404 on the public port, before Next.js", async (target) => {
+    // Next.js routes its data URLs to the path inside them; the build id is public (in every page).
+    "/_next/data/{build}/metrics.json",
+    `/_next/data/{build}/t/${tenant}/admin/users.json`,
+  ])("answers %s with 404 on the public port, before Next.js", async (template) => {
+    const target = template.replace(
+      "{build}",
+      built ? fs.readFileSync(path.join(".next", "BUILD_ID"), "utf8").trim() : "x",
+    );
     const res = await raw(publicPort, target);
     expect(res.status).toBe(404);
     expect(JSON.parse(res.body)).toEqual({ code: 404, message: "Not Found" });
