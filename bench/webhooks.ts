@@ -121,7 +121,7 @@ try {
     met: rate >= 500,
   };
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-  const file = writeResults(["deliveries", String(values.db)], {
+  const file = writeResults(["deliveries", String(values.db), String(values["signing-algorithm"])], {
     date: new Date().toISOString(),
     machine: machineInfo(),
     ...result,
