@@ -10,6 +10,7 @@
  *   npm run bench:webhooks -- --quick     2 pairs of rounds, 3 s windows
  *   npm run bench:webhooks -- --pairs 6   pairs of rounds (A B, then B A, …)
  *   npm run bench:webhooks -- --session-limit 100   (the maximum) no evictions in a quick run: one event per login
+ *   npm run bench:webhooks -- --cpu-prof   a V8 CPU profile of the server (kept in a temp folder)
  *   npm run bench:webhooks -- --signing-algorithm ES256   the tenant's key (sessions and webhook tokens)
  */
 import fs from "node:fs";
@@ -54,6 +55,7 @@ interface Options {
   windowMs: number;
   sessionLimit: number;
   signingAlgorithm: string;
+  cpuProf: boolean;
 }
 
 function parseOptions(argv: string[]): Options {
@@ -65,6 +67,7 @@ function parseOptions(argv: string[]): Options {
       users: { type: "string", default: String(CONCURRENCY) },
       "session-limit": { type: "string", default: String(DEFAULT_SESSION_LIMIT) },
       "signing-algorithm": { type: "string", default: "RS256" },
+      "cpu-prof": { type: "boolean", default: false },
     },
     strict: true,
   });
@@ -85,6 +88,7 @@ function parseOptions(argv: string[]): Options {
     windowMs: values.quick ? 3_000 : 8_000,
     sessionLimit,
     signingAlgorithm,
+    cpuProf: values["cpu-prof"],
   };
 }
 
@@ -170,7 +174,11 @@ async function main(): Promise<void> {
   const receiver = new WebhookReceiver();
   const receiverPort = await receiver.listen();
   onCleanup("webhook receiver", () => receiver.close());
-  const running = await startServer("next", port, env, path.join(workDir, "server.log"));
+  const profileDir = options.cpuProf
+    ? fs.mkdtempSync(path.join(os.tmpdir(), "sesame-bench-prof-"))
+    : undefined;
+  const nodeArgs = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
+  const running = await startServer("next", port, env, path.join(workDir, "server.log"), nodeArgs);
   const client = new HttpClient("127.0.0.1", port);
   onCleanup("HTTP client", () => client.close());
   const rss = new RssMonitor(running.pid);
@@ -388,6 +396,7 @@ async function main(): Promise<void> {
       options.quick ? "quick" : "",
       options.sessionLimit === DEFAULT_SESSION_LIMIT ? "" : `limit${options.sessionLimit}`,
       options.signingAlgorithm === "RS256" ? "" : options.signingAlgorithm,
+      options.cpuProf ? "cpu-prof" : "",
     ],
     {
       date: startedAt.toISOString(),
@@ -421,6 +430,7 @@ async function main(): Promise<void> {
     },
   );
   log(`Results written to ${file}`);
+  if (profileDir) log(`CPU profile of the server (kept, written when it stops): ${profileDir}`);
 }
 
 function round2(value: number): number {
