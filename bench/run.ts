@@ -10,7 +10,6 @@
  *   npm run bench -- --windows 3          measurement windows per run; the median is reported
  *   npm run bench -- --cpu-prof           write V8 CPU profiles of the servers (kept in a temp folder)
  */
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -18,17 +17,12 @@ import { parseArgs } from "node:util";
 import { buildIfNeeded } from "@/scripts/lib/build";
 import { freePort, startPostgres, type Postgres } from "@/scripts/lib/postgres";
 import { cleanupAll, cleanupOnSignals, interrupted, onCleanup } from "./lib/cleanup";
-import { closedLoop, HttpClient, registerUsers, type Target, type Window } from "./lib/client";
-import {
-  cpuSecondsBetween,
-  machineBusySeconds,
-  peakRssBytes,
-  RssMonitor,
-  sampleCpu,
-  type CpuSample,
-} from "./lib/proc";
+import { closedLoop, HttpClient, registerUsers, type Target } from "./lib/client";
+import { sampleWindow, summarize, type WindowResult, type WindowSamples } from "./lib/measure";
+import { machineInfo, machineLoad, writeResults } from "./lib/meta";
+import { peakRssBytes, RssMonitor } from "./lib/proc";
 import { createTenant, sesameEnv, startServer, type ServerKind } from "./lib/servers";
-import { formatTable, mean, medianBy, percentile, round } from "./lib/stats";
+import { formatTable, medianBy, round } from "./lib/stats";
 
 type DatabaseKind = "pglite" | "postgres";
 
@@ -90,33 +84,6 @@ function parseOptions(argv: string[]): Options {
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
-/** Figures of one measurement window. */
-interface WindowResult {
-  seconds: number;
-  ceremonies: number;
-  errors: number;
-  ceremoniesPerSecond: number;
-  latencyMs: { p50: number; p90: number; p99: number; max: number; mean: number };
-  /** Mean time of each step of a ceremony, ms. */
-  stepMeanMs: { initialize: number; sign: number; finalize: number };
-  stepP99Ms: { initialize: number; finalize: number };
-  /** CPU of the server process and its children. */
-  serverCpuMsPerCeremony: number;
-  /** Server CPU as a share of one core (1.0 = one core busy). */
-  serverCores: number;
-  /** CPU of all processes of the Postgres cluster (postmaster, backends, background workers). */
-  postgresCpuMsPerCeremony: number | null;
-  /** CPU of this load generator (HTTP client and software authenticators). */
-  clientCpuMsPerCeremony: number;
-  /** Peak of the server's summed RSS (process and children), polled every 100 ms, MB. */
-  peakRssMb: number;
-  /**
-   * CPU used by everything else on the machine (other people's processes, the kernel), in cores: the
-   * figures are only trustworthy when this is near 0.
-   */
-  otherCores: number;
-}
-
 interface RunResult {
   database: DatabaseKind;
   server: ServerKind;
@@ -126,56 +93,6 @@ interface RunResult {
   windows: WindowResult[];
   /** Windows run again because other processes used the CPU meanwhile ("other load" too high). */
   discarded: WindowResult[];
-}
-
-interface WindowSamples {
-  server: CpuSample;
-  postgres: CpuSample | undefined;
-  client: NodeJS.CpuUsage;
-  machine: number;
-}
-
-function summarize(window: Window, start: WindowSamples, end: WindowSamples, peakRss: number): WindowResult {
-  const seconds = (window.endedAt - window.startedAt) / 1000;
-  const n = window.timings.length;
-  const perCeremony = (cpuSeconds: number) => (n === 0 ? 0 : round((cpuSeconds * 1000) / n, 2));
-  const sorted = (pick: (t: (typeof window.timings)[number]) => number) =>
-    window.timings.map(pick).sort((a, b) => a - b);
-  const total = sorted((t) => t.total);
-  const init = sorted((t) => t.initialize);
-  const fin = sorted((t) => t.finalize);
-  const serverCpu = cpuSecondsBetween(start.server, end.server);
-  const postgresCpu = start.postgres && end.postgres ? cpuSecondsBetween(start.postgres, end.postgres) : null;
-  const clientCpu =
-    (end.client.user - start.client.user + end.client.system - start.client.system) / 1_000_000;
-  return {
-    seconds: round(seconds, 2),
-    ceremonies: n,
-    errors: window.errors,
-    ceremoniesPerSecond: round(n / seconds),
-    latencyMs: {
-      p50: round(percentile(total, 50), 2),
-      p90: round(percentile(total, 90), 2),
-      p99: round(percentile(total, 99), 2),
-      max: round(total.at(-1) ?? 0, 2),
-      mean: round(mean(total), 2),
-    },
-    stepMeanMs: {
-      initialize: round(mean(init), 2),
-      sign: round(mean(window.timings.map((t) => t.sign)), 3),
-      finalize: round(mean(fin), 2),
-    },
-    stepP99Ms: { initialize: round(percentile(init, 99), 2), finalize: round(percentile(fin, 99), 2) },
-    serverCpuMsPerCeremony: perCeremony(serverCpu),
-    serverCores: round(serverCpu / seconds, 2),
-    postgresCpuMsPerCeremony: postgresCpu === null ? null : perCeremony(postgresCpu),
-    clientCpuMsPerCeremony: perCeremony(clientCpu),
-    peakRssMb: round(peakRss / 2 ** 20),
-    otherCores: round(
-      Math.max(0, end.machine - start.machine - serverCpu - (postgresCpu ?? 0) - clientCpu) / seconds,
-      2,
-    ),
-  };
 }
 
 function postmasterPid(pg: Postgres): number {
@@ -229,12 +146,7 @@ async function benchServer(
     const runs: RunResult[] = [];
     for (const concurrency of CONCURRENCIES) {
       let start: WindowSamples | undefined;
-      const sample = (): WindowSamples => ({
-        server: sampleCpu(running.pid),
-        postgres: pgPid ? sampleCpu(pgPid) : undefined,
-        client: process.cpuUsage(),
-        machine: machineBusySeconds(),
-      });
+      const sample = (): WindowSamples => sampleWindow(running.pid, pgPid);
       rss.reset();
       const { kept: results, rejected } = await closedLoop(target, authenticators, {
         concurrency,
@@ -354,13 +266,6 @@ function comparisonLines(comparisons: Comparison[]): string[] {
   );
 }
 
-/** Busy cores on the machine over `ms` (before anything of ours runs). */
-async function machineLoad(ms = 2000): Promise<number> {
-  const start = machineBusySeconds();
-  await new Promise((resolve) => setTimeout(resolve, ms));
-  return round((machineBusySeconds() - start) / (ms / 1000), 2);
-}
-
 function quietnessLines(runs: RunResult[]): string[] {
   const worst = Math.max(0, ...runs.flatMap((r) => r.windows.map((w) => w.otherCores)));
   if (worst <= NOISY_CORES) return [];
@@ -370,62 +275,13 @@ function quietnessLines(runs: RunResult[]): string[] {
   ];
 }
 
-function versionOf(pkg: string): string | undefined {
-  try {
-    const file = path.join("node_modules", pkg, "package.json");
-    return (JSON.parse(fs.readFileSync(file, "utf8")) as { version: string }).version;
-  } catch {
-    return undefined;
-  }
-}
-
-function command(file: string, args: string[]): string | undefined {
-  try {
-    return execFileSync(file, args, { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
-  } catch {
-    return undefined;
-  }
-}
-
-function machineInfo() {
-  const cpus = os.cpus();
-  return {
-    cpus: cpus.length,
-    cpuModel: cpus[0]?.model,
-    memoryGb: round(os.totalmem() / 2 ** 30),
-    os: `${os.type()} ${os.release()}`,
-    node: process.version,
-    postgres: command("/usr/lib/postgresql/15/bin/postgres", ["--version"]),
-    packages: Object.fromEntries(
-      [
-        "next",
-        "@electric-sql/pglite",
-        "postgres",
-        "drizzle-orm",
-        "@simplewebauthn/server",
-        "jose",
-        "tsx",
-      ].map((pkg) => [pkg, versionOf(pkg)]),
-    ),
-    gitCommit: command("git", ["rev-parse", "--short", "HEAD"]),
-    gitUncommittedFiles: command("git", ["status", "--porcelain"])?.split("\n").filter(Boolean).length,
-  };
-}
-
-function localDate(): string {
-  const d = new Date();
-  const two = (n: number) => String(n).padStart(2, "0");
-  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}`;
-}
-
-/** bench/results/<date>.json for a full run; partial or quick runs get a suffix so they never replace it. */
-function resultsFile(options: Options): string {
-  const suffix = [
+/** Suffixes of bench/results/<date>.json: partial or quick runs get one so they never replace a full run. */
+function resultsSuffixes(options: Options): string[] {
+  return [
     options.quick ? "quick" : "",
-    options.databases.length === 1 ? options.databases[0] : "",
-    options.servers.length === 1 ? options.servers[0] : "",
-  ].filter(Boolean);
-  return path.join("bench", "results", `${[localDate(), ...suffix].join("-")}.json`);
+    options.databases.length === 1 ? options.databases[0]! : "",
+    options.servers.length === 1 ? options.servers[0]! : "",
+  ];
 }
 
 async function main(): Promise<void> {
@@ -480,8 +336,6 @@ async function main(): Promise<void> {
   ].join("\n");
   process.stdout.write(report);
 
-  const file = resultsFile(options);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
   const results = {
     date: startedAt.toISOString(),
     machine: { ...machineInfo(), busyCoresBeforeStart: idleLoad },
@@ -501,7 +355,7 @@ async function main(): Promise<void> {
     lifetimePeakRssMb: lifetimePeaks,
     runs,
   };
-  fs.writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+  const file = writeResults(resultsSuffixes(options), results);
   log(`Results written to ${file}`);
   if (profileDir) log(`CPU profiles (kept): ${profileDir}`);
 }

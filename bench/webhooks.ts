@@ -1,7 +1,8 @@
 /**
  * Webhook deliveries per second to a local receiver (issue 15's goal: ≥ 500/s on the embedded default).
  *
- *   npx tsx bench/webhooks.ts [--events 3000] [--concurrency 16] [--db pglite|postgres]
+ *   npm run bench:deliveries -- [--events 3000] [--concurrency 16] [--db pglite|postgres]
+ *                            [--signing-algorithm ES256|RS256|EdDSA]
  *
  * One process, as one Sesame instance: a fresh PGlite data folder (or `--db postgres`: DATABASE_URL),
  * a tenant with one endpoint on a `node:http` receiver on loopback (answers 204 at once), N events
@@ -16,12 +17,14 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { machineInfo, writeResults } from "./lib/meta";
 
 const { values } = parseArgs({
   options: {
     events: { type: "string", default: "3000" },
     concurrency: { type: "string", default: "16" },
     db: { type: "string", default: "pglite" },
+    "signing-algorithm": { type: "string", default: "ES256" },
   },
 });
 const EVENTS = Number(values.events);
@@ -59,7 +62,12 @@ const { port } = server.address() as AddressInfo;
 try {
   webhooks.configureWebhooks({ allowPrivate: true });
   const { tenant } = await provisionTenant(
-    { name: "bench", rpId: "localhost", origins: ["http://localhost:3000"], signingAlgorithm: "ES256" },
+    {
+      name: "bench",
+      rpId: "localhost",
+      origins: ["http://localhost:3000"],
+      signingAlgorithm: values["signing-algorithm"] as "ES256" | "RS256" | "EdDSA",
+    },
     "bench",
   );
   await webhooks.createWebhook(
@@ -97,6 +105,7 @@ try {
   const rate = succeeded / seconds;
   const result = {
     database: values.db,
+    signingAlgorithm: values["signing-algorithm"],
     events: EVENTS,
     concurrency: CONCURRENCY,
     succeeded,
@@ -112,6 +121,12 @@ try {
     met: rate >= 500,
   };
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  const file = writeResults(["deliveries", String(values.db), String(values["signing-algorithm"])], {
+    date: new Date().toISOString(),
+    machine: machineInfo(),
+    ...result,
+  });
+  process.stderr.write(`Results written to ${file}\n`);
 } finally {
   server.close();
   await closeDatabase();

@@ -66,7 +66,10 @@ export class HttpClient {
   }
 }
 
-async function expectOk(response: Promise<HttpResponse>, what: string): Promise<Record<string, unknown>> {
+export async function expectOk(
+  response: Promise<HttpResponse>,
+  what: string,
+): Promise<Record<string, unknown>> {
   const { status, body } = await response;
   if (status !== 200 || typeof body !== "object" || body === null) {
     throw new Error(`${what}: HTTP ${status} ${JSON.stringify(body)}`);
@@ -153,8 +156,16 @@ export interface Window {
   errors: number;
 }
 
+/** One login by one virtual client with its authenticator: the passkey API's by default. */
+export type Ceremony = (
+  target: Target,
+  authenticator: WebAuthnSoftwareAuthenticator,
+) => Promise<CeremonyTiming>;
+
 export interface LoadPlan<R> {
   concurrency: number;
+  /** The ceremony each virtual client repeats (default: `loginCeremony`, the Passkey API's). */
+  ceremony?: Ceremony;
   warmupMs: number;
   windowMs: number;
   /** Windows to keep. */
@@ -186,11 +197,12 @@ export async function closedLoop<R>(
   let completed = 0;
   let failed = 0;
   let fatal: unknown;
+  const ceremony = plan.ceremony ?? loginCeremony;
 
   const worker = async (authenticator: WebAuthnSoftwareAuthenticator) => {
     while (!stopped) {
       try {
-        const timing = await loginCeremony(target, authenticator);
+        const timing = await ceremony(target, authenticator);
         completed++;
         current?.timings.push(timing);
       } catch (error) {

@@ -37,14 +37,21 @@ export function sesameEnv(port: number, store: Store): NodeJS.ProcessEnv {
 export interface BenchTenant {
   tenantId: string;
   passkeyApiKey: string;
+  adminApiKey: string;
 }
 
 /** `npm run sesame -- tenant create …` against the store, before any server opens it. */
-export function createTenant(env: NodeJS.ProcessEnv, origin: string): BenchTenant {
+export function createTenant(
+  env: NodeJS.ProcessEnv,
+  origin: string,
+  name = "bench",
+  extraArgs: string[] = [],
+): BenchTenant {
   // One client on loopback plays many users: the per-IP limit of anonymous passkey logins is lifted.
   const args = [
-    ...["--name", "bench", "--rp-id", "localhost", "--origin", origin],
+    ...["--name", name, "--rp-id", "localhost", "--origin", origin],
     ...["--rate-limit", "webauthn_login=100000/1", "--json"],
+    ...extraArgs,
   ];
   const result = spawnSync(
     process.execPath,
@@ -52,8 +59,11 @@ export function createTenant(env: NodeJS.ProcessEnv, origin: string): BenchTenan
     { env, encoding: "utf8" },
   );
   if (result.status !== 0) throw new Error(`tenant create failed:\n${result.stdout}\n${result.stderr}`);
-  const output = JSON.parse(result.stdout) as { tenant: { id: string }; keys: { passkey: string } };
-  return { tenantId: output.tenant.id, passkeyApiKey: output.keys.passkey };
+  const output = JSON.parse(result.stdout) as {
+    tenant: { id: string };
+    keys: { passkey: string; admin: string };
+  };
+  return { tenantId: output.tenant.id, passkeyApiKey: output.keys.passkey, adminApiKey: output.keys.admin };
 }
 
 export interface RunningServer {
