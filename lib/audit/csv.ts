@@ -17,11 +17,15 @@ export const AUDIT_LOG_CSV_COLUMNS = [
 /** Cells a spreadsheet would read as a formula (OWASP "CSV injection"): prefixed with `'`. */
 const FORMULA_START = /^[=+\-@\t\r]/;
 
-/** One RFC 4180 field: formula-neutralised, quoted when it holds a quote, comma or line break. */
+/**
+ * One RFC 4180 field: formula-neutralised, quoted when it holds a quote, comma, semicolon, tab or line
+ * break. Semicolons and tabs are quoted too: spreadsheets in locales whose list separator is `;` split
+ * on it, and a cell starting after one could be a formula (`Mozilla;=cmd|…`).
+ */
 export function csvField(value: string | null): string {
   if (value === null || value === "") return "";
   const safe = FORMULA_START.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+  return /[",;\t\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
 /** One record, CRLF-terminated (RFC 4180). */

@@ -117,8 +117,27 @@ async function changeMetadata(
   });
 }
 
+/** How deeply metadata may nest: far beyond any real use, far below what recursion could not bear. */
+export const MAX_METADATA_DEPTH = 32;
+
+/** The nesting depth of a JSON value (a scalar is 0), counted without recursion. */
+function depthOf(value: unknown): number {
+  let deepest = 0;
+  const pending: [unknown, number][] = [[value, 0]];
+  while (pending.length > 0) {
+    const [item, depth] = pending.pop()!;
+    if (item === null || typeof item !== "object") continue;
+    if (depth + 1 > deepest) deepest = depth + 1;
+    if (deepest > MAX_METADATA_DEPTH) return deepest;
+    for (const child of Object.values(item)) pending.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
 /** One kind merge-patched (RFC 7396); an empty result removes the kind. */
 function patchKind(metadata: UserMetadata, kind: MetadataKind, patch: MetadataObject | null): UserMetadata {
+  if (depthOf(patch) > MAX_METADATA_DEPTH)
+    throw invalid(`${kind} nests deeper than ${MAX_METADATA_DEPTH} levels`);
   const next = { ...metadata };
   const merged =
     patch === null ? undefined : nonEmpty(mergePatch(metadata[kind] as JsonValue, patch as JsonValue));

@@ -176,6 +176,25 @@ describe("PATCH /t/{tenant_id}/admin/users/{user_id}/metadata", () => {
     expect(failed.items).toHaveLength(2);
   });
 
+  it("answers 400 for metadata nested deeper than 32 levels (a 500 from recursion otherwise), changing nothing", async () => {
+    const { tenant, keys } = await adminTenant();
+    const userId = await platformUser(tenant);
+    await patched(tenant, keys.admin, userId, { public_metadata: { kept: true } });
+    const nested = (depth: number) => {
+      let value: Record<string, unknown> = { leaf: 1 };
+      for (let i = 1; i < depth; i += 1) value = { a: value };
+      return value;
+    };
+    expect((await patch(tenant, keys.admin, userId, { public_metadata: nested(32) })).status).toBe(200);
+    await expectPublicError(await patch(tenant, keys.admin, userId, { public_metadata: nested(33) }), 400);
+    // Deeper than JSON.stringify itself can go: sent as text (60 kB, under the 64 KiB body limit).
+    const deep = `{"public_metadata":${'{"a":'.repeat(10_000)}1${"}".repeat(10_000)}}`;
+    await expectPublicError(await patch(tenant, keys.admin, userId, deep), 400);
+    expect(await readUserMetadata(tenant.id, userId)).toEqual({
+      public_metadata: { ...nested(32), kept: true },
+    });
+  });
+
   it("accepts exactly 3000 characters per kind", async () => {
     const { tenant, keys } = await adminTenant();
     const userId = await platformUser(tenant);

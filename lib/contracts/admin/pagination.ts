@@ -1,7 +1,7 @@
 /**
  * Hanko's `Link` header of a paginated list (backend/pagination/header.go): `first` (unless on page 1
  * of several), `last` (unless on it), `next`, `prev`, each the request's URL with `page` and `per_page`
- * set, joined by commas.
+ * set (path and query, relative to the request), joined by commas.
  */
 export function paginationLinks(
   url: string,
@@ -13,7 +13,9 @@ export function paginationLinks(
     const u = new URL(url);
     u.searchParams.set("page", String(target));
     u.searchParams.set("per_page", String(perPage));
-    return `<${u.toString()}>; rel="${rel}"`;
+    // Relative, as Hanko's (Go's request URL has no origin): behind a proxy or on the admin port the
+    // origin Next.js sees is not the one the client used.
+    return `<${u.pathname}${u.search}>; rel="${rel}"`;
   };
   const links: string[] = [];
   if (page !== 1 || page === lastPage) links.push(link("first", 1));
