@@ -61,7 +61,9 @@ export const adminListSessions = defineContract({
   path: "/t/{tenantId}/admin/users/{userId}/sessions",
   operationId: "adminListSessions",
   summary: "A user's sessions",
-  description: "The unexpired ones, oldest first. An unknown user is 404.",
+  description:
+    "The unexpired ones, oldest first; `impersonated_by` names the API key that started a session by " +
+    "impersonation (`POST /sessions`). An unknown user or a Passkey API user is 404.",
   params: userParams,
   responses: { "200": json("The sessions", z.array(AdminSession)), ...platformErrors(400, 401, 404, 500) },
 });
