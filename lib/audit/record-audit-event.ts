@@ -11,10 +11,12 @@ export interface AuditEvent {
   userAgent?: string | null;
   requestId?: string | null;
   details?: Record<string, unknown>;
+  /** Set when the request used an impersonation session: its `impersonated_by`, added to `details`. */
+  impersonatedBy?: string | null;
 }
 
 /** Who and where an event comes from; route handlers build it from the request. */
-export type AuditContext = Pick<AuditEvent, "actor" | "ip" | "userAgent" | "requestId">;
+export type AuditContext = Pick<AuditEvent, "actor" | "ip" | "userAgent" | "requestId" | "impersonatedBy">;
 
 /** Bounds on what one entry may carry, so a hostile client cannot bloat the log. */
 const MAX_TEXT = 512;
@@ -30,6 +32,8 @@ export async function recordAuditEvent(tenantId: string, event: AuditEvent): Pro
     ip: clip(event.ip),
     userAgent: clip(event.userAgent),
     requestId: clip(event.requestId),
-    details: event.details ?? {},
+    details: event.impersonatedBy
+      ? { ...event.details, impersonated_by: event.impersonatedBy }
+      : (event.details ?? {}),
   });
 }

@@ -1,23 +1,19 @@
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { transaction } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { findUser, lockUser } from "@/lib/users";
+import { requirePlatformUser } from "@/lib/users";
 import type { Credential } from "./credential";
 import { deleteUserCredentialRow, findCredential, selectUserCredentials } from "./store";
 
-// The admin API's operations on a user's WebAuthn credentials, with the API key as the actor.
+// The admin API's operations on a user's WebAuthn credentials, with the API key as the actor. An
+// unknown user, another tenant's or a Passkey API user is USER_NOT_FOUND (`requirePlatformUser`).
 
-const userNotFound = () => new AppError("USER_NOT_FOUND", undefined, { details: ["user not found"] });
 const credentialNotFound = () =>
   new AppError("CREDENTIAL_NOT_FOUND", undefined, { details: ["credential not found"] });
 
-async function requireUser(tenantId: string, userId: string): Promise<void> {
-  if (!(await findUser(tenantId, userId))) throw userNotFound();
-}
-
 /** The user's passkeys and MFA keys, oldest first; an unknown user is USER_NOT_FOUND. */
 export async function listCredentialsOfUser(tenantId: string, userId: string): Promise<Credential[]> {
-  await requireUser(tenantId, userId);
+  await requirePlatformUser(tenantId, userId);
   return selectUserCredentials(tenantId, userId);
 }
 
@@ -27,7 +23,7 @@ export async function getCredentialOfUser(
   userId: string,
   credentialId: string,
 ): Promise<Credential> {
-  await requireUser(tenantId, userId);
+  await requirePlatformUser(tenantId, userId);
   const credential = await findCredential(tenantId, credentialId);
   if (!credential || credential.userId !== userId) throw credentialNotFound();
   return credential;
@@ -46,7 +42,7 @@ export async function deleteCredentialOfUser(
   const type = "webauthn.credential.delete";
   await auditFailures(tenantId, type, context, () =>
     transaction(async () => {
-      if (!(await lockUser(tenantId, userId))) throw userNotFound();
+      await requirePlatformUser(tenantId, userId, { lock: true });
       const deleted = await deleteUserCredentialRow(tenantId, userId, credentialId);
       if (!deleted) throw credentialNotFound();
       await recordAuditEvent(tenantId, {

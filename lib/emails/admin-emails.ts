@@ -3,7 +3,7 @@ import { transaction } from "@/lib/db";
 import type { EmailRow } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
-import { findUser } from "@/lib/users";
+import { requirePlatformUser } from "@/lib/users";
 import { addEmail } from "./add-email";
 import { normalizeAddress } from "./address";
 import { removeEmail } from "./remove-email";
@@ -11,24 +11,20 @@ import { setPrimary } from "./set-primary";
 import { findEmail, selectUserEmails } from "./store";
 
 // The admin API's operations on a user's addresses: the same rules as the user's own (addEmail,
-// setPrimary, removeEmail), with the API key as the actor. An unknown user is USER_NOT_FOUND.
+// setPrimary, removeEmail), with the API key as the actor. An unknown user, another tenant's or a Passkey
+// API user is USER_NOT_FOUND (`requirePlatformUser`).
 
-const userNotFound = () => new AppError("USER_NOT_FOUND", undefined, { details: ["user not found"] });
 const emailNotFound = () => new AppError("EMAIL_NOT_FOUND", undefined, { details: ["email not found"] });
-
-async function requireUser(tenantId: string, userId: string): Promise<void> {
-  if (!(await findUser(tenantId, userId))) throw userNotFound();
-}
 
 /** The user's addresses, oldest first. */
 export async function listUserEmails(tenant: Tenant, userId: string): Promise<EmailRow[]> {
-  await requireUser(tenant.id, userId);
+  await requirePlatformUser(tenant.id, userId);
   return selectUserEmails(tenant.id, userId);
 }
 
 /** One of the user's addresses; another user's is EMAIL_NOT_FOUND. */
 export async function getUserEmail(tenant: Tenant, userId: string, emailId: string): Promise<EmailRow> {
-  await requireUser(tenant.id, userId);
+  await requirePlatformUser(tenant.id, userId);
   const email = await findEmail(tenant.id, emailId);
   if (!email || email.userId !== userId) throw emailNotFound();
   return email;
@@ -54,7 +50,7 @@ export async function createUserEmail(
 ): Promise<EmailRow> {
   return auditFailures(tenant.id, "email.create", context, async () => {
     const address = normalizeAddress(input.address);
-    await requireUser(tenant.id, userId);
+    await requirePlatformUser(tenant.id, userId);
     return transaction(async () => {
       const row = await addEmail(tenant, userId, { address, verified: input.isVerified, context });
       if (!input.isPrimary || row.isPrimary) return row;
@@ -72,7 +68,7 @@ export async function deleteUserEmail(
   context: AuditContext,
 ): Promise<void> {
   await auditFailures(tenant.id, "email.delete", context, async () => {
-    await requireUser(tenant.id, userId);
+    await requirePlatformUser(tenant.id, userId);
     await removeEmail(tenant, userId, emailId, context);
   });
 }
@@ -85,7 +81,7 @@ export async function setUserPrimaryEmail(
   context: AuditContext,
 ): Promise<void> {
   await auditFailures(tenant.id, "email.set_primary", context, async () => {
-    await requireUser(tenant.id, userId);
+    await requirePlatformUser(tenant.id, userId);
     await setPrimary(tenant, userId, emailId, context);
   });
 }

@@ -96,7 +96,9 @@ export function route<C extends Contract>(
       // An optional session stays out of the actor and the rate limit: the handler decides what it means.
       const caller = contract.auth.kind === "session" ? session : undefined;
       const actor = key ? `api_key:${key.keyId}` : (caller?.user.id ?? null);
-      const audit: AuditContext = { ...ctx, actor };
+      // A session an admin started for the user (impersonation) marks every record of its requests.
+      const impersonatedBy = session?.session.impersonatedBy;
+      const audit: AuditContext = { ...ctx, actor, ...(impersonatedBy ? { impersonatedBy } : {}) };
       if (contract.rateLimit) {
         if (!tenant) throw new Error(`${contract.operationId}: rate limits need loadsTenant`);
         const request = { ip: ctx.ip, sessionUserId: caller?.user.id, body, audit };

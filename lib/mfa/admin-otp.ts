@@ -2,18 +2,18 @@ import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit"
 import { transaction } from "@/lib/db";
 import type { OtpSecretRow } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
-import { findUser, lockUser } from "@/lib/users";
+import { requirePlatformUser } from "@/lib/users";
 import { deleteOtpSecret, findOtpSecret } from "./store";
 
-// The admin API's view of a user's authenticator app (TOTP secret), with the API key as the actor.
+// The admin API's view of a user's authenticator app (TOTP secret), with the API key as the actor. An
+// unknown user, another tenant's or a Passkey API user is USER_NOT_FOUND (`requirePlatformUser`).
 
-const userNotFound = () => new AppError("USER_NOT_FOUND", undefined, { details: ["user not found"] });
 const otpNotFound = () =>
   new AppError("NOT_FOUND", undefined, { details: ["the user has no authenticator app (OTP secret)"] });
 
 /** The user's TOTP secret row (never the secret on any wire); NOT_FOUND when there is none. */
 export async function getOtpOfUser(tenantId: string, userId: string): Promise<OtpSecretRow> {
-  if (!(await findUser(tenantId, userId))) throw userNotFound();
+  await requirePlatformUser(tenantId, userId);
   const row = await findOtpSecret(tenantId, userId);
   if (!row) throw otpNotFound();
   return row;
@@ -31,7 +31,7 @@ export async function deleteOtpOfUser(
   const type = "otp_secret.delete";
   await auditFailures(tenantId, type, context, () =>
     transaction(async () => {
-      if (!(await lockUser(tenantId, userId))) throw userNotFound();
+      await requirePlatformUser(tenantId, userId, { lock: true });
       if (!(await deleteOtpSecret(tenantId, userId))) throw otpNotFound();
       await recordAuditEvent(tenantId, { ...context, type: `${type}.succeeded`, details: { userId } });
     }),

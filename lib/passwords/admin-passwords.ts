@@ -4,21 +4,21 @@ import type { PasswordRow } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import { endOtherSessions } from "@/lib/sessions";
 import type { Tenant } from "@/lib/tenants";
-import { findUser, lockUser } from "@/lib/users";
+import { requirePlatformUser } from "@/lib/users";
 import { emitWebhookEvent, userEventData } from "@/lib/webhooks";
 import { hashPassword } from "./hashing";
 import { checkNewPassword, ensurePasswordsEnabled, normalizePassword } from "./rules";
 import { deletePasswordRow, findPassword, upsertPassword } from "./store";
 
-// The admin API's operations on a user's password, with the API key as the actor.
+// The admin API's operations on a user's password, with the API key as the actor. An unknown user,
+// another tenant's or a Passkey API user is USER_NOT_FOUND (`requirePlatformUser`).
 
-const userNotFound = () => new AppError("USER_NOT_FOUND", undefined, { details: ["user not found"] });
 const passwordNotFound = () =>
   new AppError("PASSWORD_NOT_FOUND", undefined, { details: ["the user has no password"] });
 
 /** The user's password row (never its hash on any wire); PASSWORD_NOT_FOUND when there is none. */
 export async function getPasswordOfUser(tenant: Tenant, userId: string): Promise<PasswordRow> {
-  if (!(await findUser(tenant.id, userId))) throw userNotFound();
+  await requirePlatformUser(tenant.id, userId);
   const row = await findPassword(tenant.id, userId);
   if (!row) throw passwordNotFound();
   return row;
@@ -43,11 +43,11 @@ export async function setPasswordOfUser(
     ensurePasswordsEnabled(tenant);
     const normalized = normalizePassword(password);
     checkNewPassword(tenant, normalized);
-    if (!(await findUser(tenant.id, userId))) throw userNotFound();
+    await requirePlatformUser(tenant.id, userId);
     // Hashed before the transaction: it takes tens of milliseconds and needs no database.
     const hash = await hashPassword(normalized);
     return transaction(async () => {
-      if (!(await lockUser(tenant.id, userId))) throw userNotFound();
+      await requirePlatformUser(tenant.id, userId, { lock: true });
       const existing = await findPassword(tenant.id, userId);
       if (mode === "create" && existing) {
         throw new AppError("CONFLICT", undefined, { details: ["the user already has a password"] });
@@ -77,7 +77,7 @@ export async function deletePasswordOfUser(
   const type = "password.delete";
   await auditFailures(tenant.id, type, context, () =>
     transaction(async () => {
-      if (!(await lockUser(tenant.id, userId))) throw userNotFound();
+      await requirePlatformUser(tenant.id, userId, { lock: true });
       if (!(await deletePasswordRow(tenant.id, userId))) throw passwordNotFound();
       await recordAuditEvent(tenant.id, {
         ...context,

@@ -3,18 +3,17 @@ import { transaction } from "@/lib/db";
 import type { SessionRow } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
-import { findUser, lockUser } from "@/lib/users";
+import { requirePlatformUser } from "@/lib/users";
 import { emitWebhookEvent, sessionEventData } from "@/lib/webhooks";
 import { startSession, type IssuedSession, type SessionClient } from "./sessions";
 import { deleteUserSession, selectUserSessions } from "./store";
 
-// The admin API's operations on a user's sessions, with the API key as the actor.
+// The admin API's operations on a user's sessions, with the API key as the actor. An unknown user,
+// another tenant's or a Passkey API user is USER_NOT_FOUND (`requirePlatformUser`).
 
-const userNotFound = () => new AppError("USER_NOT_FOUND", undefined, { details: ["user not found"] });
-
-/** The user's unexpired sessions, oldest first; an unknown user is USER_NOT_FOUND. */
+/** The user's unexpired sessions, oldest first. */
 export async function listSessionsOfUser(tenantId: string, userId: string): Promise<SessionRow[]> {
-  if (!(await findUser(tenantId, userId))) throw userNotFound();
+  await requirePlatformUser(tenantId, userId);
   return selectUserSessions(tenantId, userId);
 }
 
@@ -31,7 +30,7 @@ export async function revokeSessionOfUser(
   const type = "session.revoke";
   await auditFailures(tenantId, type, context, () =>
     transaction(async () => {
-      if (!(await lockUser(tenantId, userId))) throw userNotFound();
+      await requirePlatformUser(tenantId, userId, { lock: true });
       const deleted = await deleteUserSession(tenantId, userId, sessionId);
       if (!deleted) throw new AppError("NOT_FOUND", undefined, { details: ["session not found"] });
       await emitWebhookEvent(tenantId, "session.delete.admin.revoke", async () => sessionEventData(deleted));
@@ -60,16 +59,19 @@ export async function impersonateUser(
   return auditFailures(tenant.id, "session.impersonate", context, () =>
     // One transaction, so the event the webhooks will report can be written with the session.
     transaction(async () => {
-      const user = await findUser(tenant.id, userId);
-      if (!user) throw userNotFound();
+      const user = await requirePlatformUser(tenant.id, userId, { lock: true });
       return startSession(
         tenant,
         user,
         [],
         { ip: client.ip ?? null, userAgent: client.userAgent ?? null },
         context,
-        { impersonated_user_id: user.id, source: "admin_api" },
-        "session.create.admin",
+        {
+          details: { impersonated_user_id: user.id, source: "admin_api" },
+          event: "session.create.admin",
+          // Always marked, also for an in-process caller without an actor.
+          impersonatedBy: context.actor ?? "admin",
+        },
       );
     }),
   );

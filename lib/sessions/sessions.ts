@@ -33,6 +33,8 @@ export interface SessionClaims extends JWTPayload {
   email?: { address: string; is_primary: boolean; is_verified: boolean };
   username?: string;
   amr: string[];
+  /** RFC 8693 actor: who started this session for the user (impersonation), e.g. `api_key:<id>`. */
+  act?: { sub: string };
 }
 
 export interface IssuedSession {
@@ -59,6 +61,20 @@ export async function issueSession(
   return startSession(tenant, user, amr, client, { ...context, actor: user.id });
 }
 
+/** What a caller of `startSession` may add to a login's session. */
+export interface StartSessionOptions {
+  /** More `details` of the `session.created` audit record. */
+  details?: Record<string, unknown>;
+  /** The webhook event of the new session. */
+  event?: "session.create.flow" | "session.create.admin";
+  /**
+   * Impersonation: the audit actor who starts the session for the user (`api_key:<id>`). Kept on the row
+   * (`impersonated_by`) and in the JWT as the RFC 8693 `act` claim `{sub}`; requests made with the
+   * session are audited with `details.impersonated_by`.
+   */
+  impersonatedBy?: string;
+}
+
 /** Where a session's client is, as its row keeps it. */
 export interface SessionClient {
   ip: string | null;
@@ -67,9 +83,9 @@ export interface SessionClient {
 
 /**
  * Inserts the row (the session limit trims the oldest), signs the JWT naming it and records
- * `session.created` with `audit` (its actor, plus `details`); the webhook `event` (and
- * `session.delete.passive.limit` per evicted session) commits with the row. No second-factor check: the
- * callers decide.
+ * `session.created` with `audit` (its actor, plus `options.details`); the webhook `options.event`
+ * (default `session.create.flow`, and `session.delete.passive.limit` per evicted session) commits with
+ * the row. No second-factor check: the callers decide.
  */
 export async function startSession(
   tenant: Tenant,
@@ -77,9 +93,9 @@ export async function startSession(
   amr: AuthMethod[],
   client: SessionClient,
   audit: AuditContext,
-  details: Record<string, unknown> = {},
-  event: "session.create.flow" | "session.create.admin" = "session.create.flow",
+  options: StartSessionOptions = {},
 ): Promise<IssuedSession> {
+  const { details = {}, event = "session.create.flow", impersonatedBy = null } = options;
   const lifetime = tenant.sessionLifetimeSeconds;
   // The row, the sessions the limit evicts and their webhook events commit together (the outbox).
   const { session, trimmed } = await transaction(async () => {
@@ -89,6 +105,7 @@ export async function startSession(
       amr,
       ip: client.ip,
       userAgent: client.userAgent?.slice(0, 512) ?? null,
+      impersonatedBy,
       lifetimeSeconds: lifetime,
     });
     const evicted = await trimSessions(tenant.id, user.id, tenant.platform.session.limit);
@@ -103,6 +120,7 @@ export async function startSession(
   const extra: Record<string, unknown> = { session_id: session.id, amr };
   if (email) extra.email = { address: email.address, is_primary: true, is_verified: email.verified };
   if (user.username) extra.username = user.username;
+  if (impersonatedBy) extra.act = { sub: impersonatedBy };
   const iat = Math.floor(Date.now() / 1000);
   const claims = {
     ...extra,

@@ -5,7 +5,7 @@ import { AppError } from "@/lib/errors";
 import { readUserMetadata, type UserMetadata } from "@/lib/metadata";
 import { findOtpSecret } from "@/lib/mfa";
 import { findPassword } from "@/lib/passwords";
-import { findUser } from "./store";
+import { requirePlatformUser } from "./platform-user";
 import type { User } from "./user";
 
 /**
@@ -50,7 +50,5 @@ export async function adminViewOf(user: User): Promise<AdminUser> {
  * user (those have an external id and are managed through the Passkey API).
  */
 export async function getAdminUser(tenantId: string, userId: string): Promise<AdminUser> {
-  const user = await findUser(tenantId, userId);
-  if (!user || user.externalId !== null) throw userNotFound();
-  return adminViewOf(user);
+  return adminViewOf(await requirePlatformUser(tenantId, userId));
 }

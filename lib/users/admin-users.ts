@@ -5,14 +5,13 @@ import { emitWebhookEvent, userWebhookData } from "@/lib/webhooks";
 import { addEmail, EmailTaken } from "@/lib/emails";
 import { AppError } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
-import { adminViewOf, getAdminUser, userNotFound, type AdminUser } from "./admin-user";
+import { adminViewOf, userNotFound, type AdminUser } from "./admin-user";
 import { findUserByUsername } from "./lookup";
+import { requirePlatformUser } from "./platform-user";
 import {
   countPlatformUsers,
   deleteUserRow,
-  findUser,
   insertAdminUser,
-  lockUser,
   selectPlatformUsers,
   updatePlatformUser,
   type PlatformUserFilter,
@@ -165,9 +164,7 @@ export async function updateAdminUser(
 ): Promise<AdminUser> {
   return auditFailures(tenant.id, "user.update", context, async () => {
     return transaction(async () => {
-      if (!(await lockUser(tenant.id, userId))) throw userNotFound();
-      const current = await findUser(tenant.id, userId);
-      if (!current || current.externalId !== null) throw userNotFound();
+      const current = await requirePlatformUser(tenant.id, userId, { lock: true });
       const next: UserProfileChanges = {};
       if (changes.username !== undefined) {
         const username = changes.username === null ? null : normalizeUsername(tenant, changes.username);
@@ -218,8 +215,7 @@ export async function deleteAdminUser(
 ): Promise<AdminUser> {
   return auditFailures(tenant.id, "user.delete", context, () =>
     transaction(async () => {
-      if (!(await lockUser(tenant.id, userId))) throw userNotFound();
-      const before = await getAdminUser(tenant.id, userId);
+      const before = await adminViewOf(await requirePlatformUser(tenant.id, userId, { lock: true }));
       if (!(await deleteUserRow(tenant.id, before.user.id))) throw userNotFound();
       await recordAuditEvent(tenant.id, {
         ...context,

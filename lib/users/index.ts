@@ -7,6 +7,7 @@ export {
   type ExternalUserProfile,
 } from "./store";
 export type { User } from "./user";
+export { requirePlatformUser } from "./platform-user";
 export { deleteAccount, getProfile, type UserProfile } from "./profile";
 export {
   deleteUser,

@@ -4,6 +4,7 @@ import * as emailRoute from "@/app/(admin-api)/t/[tenantId]/admin/users/[userId]
 import * as setPrimaryRoute from "@/app/(admin-api)/t/[tenantId]/admin/users/[userId]/emails/[emailId]/set_primary/route";
 import * as emailsRoute from "@/app/(admin-api)/t/[tenantId]/admin/users/[userId]/emails/route";
 import { selectUserEmails } from "@/lib/emails";
+import { upsertExternalUser } from "@/lib/users";
 import { adminCall } from "@/tests/helpers/admin-api";
 import {
   adminFixture,
@@ -175,6 +176,26 @@ describe("POST /t/{tenant_id}/admin/users/{user_id}/emails", () => {
     await expectAdminError(await create(fx, body, randomUUID()), 404);
     await expectAdminError(await create(fx, body, other.user.id), 404);
     expect(await addresses(other)).toHaveLength(1);
+  });
+
+  it("answers 404 for a Passkey API user (external id) on every email route, adding nothing", async () => {
+    const fx = await adminFixture();
+    const external = await upsertExternalUser(fx.tenant.id, {
+      externalId: "ext-emails",
+      username: "ext",
+      displayName: "",
+      icon: null,
+    });
+    const body = { address: `${randomUUID()}@example.com`, is_primary: true, is_verified: true };
+    await expectAdminError(await list(fx, external.id), 404);
+    await expectAdminError(await create(fx, body, external.id), 404);
+    const [own] = await selectUserEmails(fx.tenant.id, fx.user.id);
+    for (const call of [getOne, remove, setPrimary]) {
+      await expectAdminError(await call(fx, own!.id, external.id), 404);
+    }
+    expect(await addresses(fx, external.id)).toEqual([]);
+    const [failed] = await auditEvents(fx.tenant.id, "email.create.failed");
+    expect(failed!.details).toMatchObject({ status: 404 });
   });
 
   it("answers 401 without the tenant's admin key", async () => {

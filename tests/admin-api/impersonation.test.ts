@@ -4,7 +4,10 @@ import { describe, expect, it } from "vitest";
 import * as createSessionRoute from "@/app/(admin-api)/t/[tenantId]/admin/sessions/route";
 import * as validateRoute from "@/app/(public-api)/t/[tenantId]/sessions/validate/route";
 import * as meRoute from "@/app/(public-api)/t/[tenantId]/me/route";
+import * as logoutRoute from "@/app/(public-api)/t/[tenantId]/logout/route";
+import type { FlowResponse } from "@/lib/flows";
 import { issueSession, selectUserSessions } from "@/lib/sessions";
+import { upsertExternalUser } from "@/lib/users";
 import { adminCall } from "@/tests/helpers/admin-api";
 import {
   adminFixture,
@@ -13,8 +16,9 @@ import {
   expectAdminError,
   type AdminFixture,
 } from "@/tests/helpers/admin-user-resources";
+import { act, expectState, startFlow } from "@/tests/helpers/flows";
 import { addTotp } from "@/tests/helpers/login";
-import { TEST_CONTEXT, publicCall } from "@/tests/helpers/public-api";
+import { TEST_CONTEXT, publicCall, sessionFor } from "@/tests/helpers/public-api";
 
 const path = (fx: AdminFixture) => `/t/${fx.tenant.id}/admin/sessions`;
 const impersonate = (fx: AdminFixture, body: unknown) =>
@@ -29,6 +33,17 @@ const validate = async (fx: AdminFixture, token: string) =>
       body: { session_token: token },
     })
   ).json()) as { is_valid: boolean; claims?: Record<string, unknown> };
+const tokenOf = async (res: Response) => ((await res.json()) as { session_token: string }).session_token;
+
+/** The profile flow signed in with `token`: preflight → register_client_capabilities → profile_init. */
+async function openProfile(fx: AdminFixture, token: string): Promise<FlowResponse> {
+  const start = expectState(await startFlow(fx.tenant, "profile", { token }), "preflight");
+  const capabilities = { webauthn_available: true };
+  return expectState(
+    await act(fx.tenant, start, "register_client_capabilities", capabilities, { token }),
+    "profile_init",
+  );
+}
 
 describe("POST /t/{tenant_id}/admin/sessions (impersonation)", () => {
   it("answers {session_token}: a session JWT of the tenant that /sessions/validate and /me accept", async () => {
@@ -86,6 +101,61 @@ describe("POST /t/{tenant_id}/admin/sessions (impersonation)", () => {
     });
   });
 
+  it("marks the session: the JWT's RFC 8693 act claim names the API key, the row keeps it", async () => {
+    const fx = await adminFixture();
+    const token = await tokenOf(await impersonate(fx, { user_id: fx.user.id }));
+    const [created] = await auditEvents(fx.tenant.id, "session.created");
+    const actor = created!.actor!;
+    expect(actor).toMatch(/^api_key:/);
+    const claims = decodeJwt(token);
+    expect(claims.act).toEqual({ sub: actor });
+    const [row] = await selectUserSessions(fx.tenant.id, fx.user.id);
+    expect(row!.impersonatedBy).toBe(actor);
+    // /sessions/validate shows the claims it knows (Hanko's), the session stays valid.
+    expect((await validate(fx, token)).is_valid).toBe(true);
+    // A login's session has neither.
+    const own = await sessionFor(fx.tenant, fx.user);
+    expect(decodeJwt(own).act).toBeUndefined();
+    const rows = await selectUserSessions(fx.tenant.id, fx.user.id);
+    expect(rows.find((r) => r.id === decodeJwt(own).session_id)!.impersonatedBy).toBeNull();
+  });
+
+  it("audits what is done with the session with details.impersonated_by (profile flow, logout), the user as actor", async () => {
+    const fx = await adminFixture();
+    const token = await tokenOf(await impersonate(fx, { user_id: fx.user.id }));
+    const actor = (await auditEvents(fx.tenant.id, "session.created"))[0]!.actor;
+
+    const state = await openProfile(fx, token);
+    expectState(
+      await act(fx.tenant, state, "patch_metadata", { patch_metadata: { theme: "dark" } }, { token }),
+      "profile_init",
+    );
+    const [changed] = await auditEvents(fx.tenant.id, "user.metadata.updated");
+    expect(changed).toMatchObject({
+      actor: fx.user.id,
+      details: { userId: fx.user.id, source: "profile", impersonated_by: actor },
+    });
+    const [step] = await auditEvents(fx.tenant.id, "flow.profile.patch_metadata.succeeded");
+    expect(step).toMatchObject({ actor: fx.user.id, details: { impersonated_by: actor } });
+
+    // A session-authenticated public route.
+    const out = await publicCall(logoutRoute.POST, fx.tenant, "POST", "/logout", { token });
+    expect(out.status).toBe(204);
+    const [loggedOut] = await auditEvents(fx.tenant.id, "user.logged_out");
+    expect(loggedOut).toMatchObject({ actor: fx.user.id, details: { impersonated_by: actor } });
+  });
+
+  it("leaves the records of the user's own session unmarked", async () => {
+    const fx = await adminFixture();
+    await impersonate(fx, { user_id: fx.user.id });
+    const token = await sessionFor(fx.tenant, fx.user);
+    const state = await openProfile(fx, token);
+    await act(fx.tenant, state, "patch_metadata", { patch_metadata: { theme: "light" } }, { token });
+    const [changed] = await auditEvents(fx.tenant.id, "user.metadata.updated");
+    expect(changed!.actor).toBe(fx.user.id);
+    expect(changed!.details).not.toHaveProperty("impersonated_by");
+  });
+
   it("needs no second factor, even when the tenant enforces the one the user has", async () => {
     const fx = await adminFixture({ platform: { mfa: { enabled: true, totp: true } } });
     await addTotp(fx.tenant, fx.user);
@@ -108,6 +178,20 @@ describe("POST /t/{tenant_id}/admin/sessions (impersonation)", () => {
     expect(await selectUserSessions(other.tenant.id, other.user.id)).toEqual([]);
     const [failed] = await auditEvents(fx.tenant.id, "session.impersonate.failed");
     expect(failed!.actor).toMatch(/^api_key:/);
+  });
+
+  it("answers 404 for a Passkey API user (external id), as GET /users/{id} does", async () => {
+    const fx = await adminFixture();
+    const external = await upsertExternalUser(fx.tenant.id, {
+      externalId: "ext-impersonation",
+      username: "ext",
+      displayName: "",
+      icon: null,
+    });
+    await expectAdminError(await impersonate(fx, { user_id: external.id }), 404);
+    expect(await selectUserSessions(fx.tenant.id, external.id)).toEqual([]);
+    const [failed] = await auditEvents(fx.tenant.id, "session.impersonate.failed");
+    expect(failed!.details).toMatchObject({ status: 404 });
   });
 
   it("a token of one tenant is not valid in another", async () => {

@@ -2,8 +2,9 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import * as passwordRoute from "@/app/(admin-api)/t/[tenantId]/admin/users/[userId]/password/route";
 import { AppError } from "@/lib/errors";
-import { loginWithPassword } from "@/lib/passwords";
+import { findPassword, loginWithPassword } from "@/lib/passwords";
 import { selectUserSessions } from "@/lib/sessions";
+import { upsertExternalUser } from "@/lib/users";
 import { adminCall } from "@/tests/helpers/admin-api";
 import {
   adminFixture,
@@ -135,6 +136,23 @@ describe("/t/{tenant_id}/admin/users/{user_id}/password", () => {
       await expectAdminError(await send(fx, method, { password: "hijacked password" }, other.user.id), 404);
     }
     expect(await logsIn(other, "correct horse")).toBe(true);
+  });
+
+  it("answers 404 for a Passkey API user (external id), setting no password", async () => {
+    const fx = await adminFixture(PASSWORDS_ON);
+    const external = await upsertExternalUser(fx.tenant.id, {
+      externalId: "ext-password",
+      username: "ext",
+      displayName: "",
+      icon: null,
+    });
+    for (const method of ["POST", "PUT"] as const) {
+      await expectAdminError(await send(fx, method, { password: "correct horse" }, external.id), 404);
+    }
+    for (const method of ["GET", "DELETE"] as const) {
+      await expectAdminError(await send(fx, method, undefined, external.id), 404);
+    }
+    expect(await findPassword(fx.tenant.id, external.id)).toBeUndefined();
   });
 
   it("answers 401 without the tenant's admin key, changing nothing", async () => {

@@ -3,8 +3,10 @@ import { decodeJwt } from "jose";
 import { describe, expect, it } from "vitest";
 import * as sessionRoute from "@/app/(admin-api)/t/[tenantId]/admin/users/[userId]/sessions/[sessionId]/route";
 import * as sessionsRoute from "@/app/(admin-api)/t/[tenantId]/admin/users/[userId]/sessions/route";
+import * as impersonateRoute from "@/app/(admin-api)/t/[tenantId]/admin/sessions/route";
 import { createSurfaceDocument } from "@/lib/openapi";
 import { selectUserSessions, validateSessionToken } from "@/lib/sessions";
+import { upsertExternalUser } from "@/lib/users";
 import { adminCall } from "@/tests/helpers/admin-api";
 import {
   adminFixture,
@@ -47,8 +49,27 @@ describe("GET /t/{tenant_id}/admin/users/{user_id}/sessions", () => {
         updated_at: expect.stringMatching(ISO),
         expires_at: expect.stringMatching(ISO),
         last_used: expect.stringMatching(ISO),
+        impersonated_by: null,
       },
     ]);
+  });
+
+  it("shows impersonated_by (the API key) on a session started by POST /sessions, null on the user's own", async () => {
+    const fx = await adminFixture();
+    await sessionFor(fx.tenant, fx.user);
+    const res = await adminCall(impersonateRoute.POST, `/t/${fx.tenant.id}/admin/sessions`, fx.admin, {
+      method: "POST",
+      body: { user_id: fx.user.id },
+      params: { tenantId: fx.tenant.id },
+    });
+    const { session_token } = (await res.json()) as { session_token: string };
+    const [created] = await auditEvents(fx.tenant.id, "session.created");
+    const listed = (await (await list(fx)).json()) as { id: string; impersonated_by: string | null }[];
+    expect(listed).toHaveLength(2);
+    const marked = listed.find((session) => session.id === decodeJwt(session_token).session_id);
+    expect(marked!.impersonated_by).toBe(created!.actor);
+    expect(marked!.impersonated_by).toMatch(/^api_key:/);
+    expect(listed.filter((session) => session !== marked).map((s) => s.impersonated_by)).toEqual([null]);
   });
 
   it("answers [] without sessions, 404 for an unknown or another tenant's user, 400 for a bad id", async () => {
@@ -58,6 +79,18 @@ describe("GET /t/{tenant_id}/admin/users/{user_id}/sessions", () => {
     await expectAdminError(await list(fx, other.user.id), 404);
     await expectAdminError(await list(fx, randomUUID()), 404);
     await expectAdminError(await list(fx, "123"), 400);
+  });
+
+  it("answers 404 for a Passkey API user (external id), as GET /users/{id} does; revokes nothing", async () => {
+    const fx = await adminFixture();
+    const external = await upsertExternalUser(fx.tenant.id, {
+      externalId: "ext-sessions",
+      username: "ext",
+      displayName: "",
+      icon: null,
+    });
+    await expectAdminError(await list(fx, external.id), 404);
+    await expectAdminError(await revoke(fx, randomUUID(), external.id), 404);
   });
 
   it("answers 401 without the tenant's admin key", async () => {

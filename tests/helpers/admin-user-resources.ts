@@ -1,11 +1,12 @@
+import { randomUUID } from "node:crypto";
 import { expect } from "vitest";
 import { listAuditEvents } from "@/lib/audit";
-import type { AuditLogRow } from "@/lib/db/schema";
+import { executor } from "@/lib/db";
+import { emails, type AuditLogRow } from "@/lib/db/schema";
 import { updateTenant, type Tenant } from "@/lib/tenants";
 import type { UpdateTenantInput } from "@/lib/tenants/schemas";
-import type { User } from "@/lib/users";
+import { insertUser, type User } from "@/lib/users";
 import { adminCall } from "./admin-api";
-import { createUserWithEmail } from "./public-api";
 import { createTestTenant } from "./tenants";
 
 type Handler = Parameters<typeof adminCall>[0];
@@ -15,15 +16,31 @@ export interface AdminFixture {
   /** The tenant's admin and passkey keys. */
   admin: string;
   passkey: string;
-  /** A user with a primary, verified address. */
+  /** A platform user (no external id: the admin API's kind) with a primary, verified address. */
   user: User;
+}
+
+/**
+ * A platform user (no external id, as sign-up and `POST /admin/users` create them) with a primary,
+ * verified address: the admin API answers 404 for Passkey API users (`createUserWithEmail` makes those).
+ */
+export async function platformUserWithEmail(
+  tenant: Tenant,
+  address = `${randomUUID()}@example.com`,
+): Promise<User> {
+  const user = await insertUser(tenant.id);
+  const db = await executor();
+  await db
+    .insert(emails)
+    .values({ tenantId: tenant.id, userId: user.id, address, verified: true, isPrimary: true });
+  return user;
 }
 
 /** A tenant (ES256, optional platform settings) with its keys and one user. */
 export async function adminFixture(settings: UpdateTenantInput = {}): Promise<AdminFixture> {
   const { tenant: created, keys } = await createTestTenant({ signingAlgorithm: "ES256" });
   const tenant = Object.keys(settings).length > 0 ? await updateTenant(created.id, settings) : created;
-  const user = await createUserWithEmail(tenant);
+  const user = await platformUserWithEmail(tenant);
   return { tenant, admin: keys.admin, passkey: keys.passkey, user };
 }
 

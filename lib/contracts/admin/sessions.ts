@@ -31,6 +31,14 @@ export const AdminSession = z
       .meta({ description: "When the session was last used (Sesame keeps no other)" }),
     expires_at: z.iso.datetime(),
     last_used: z.iso.datetime(),
+    impersonated_by: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          "Who started the session for the user (`POST /sessions`, impersonation): the API key as the audit " +
+          "actor, `api_key:<id>`; null for the user's own logins. Not in Hanko's `Session`.",
+      }),
   })
   .meta({ id: "AdminSession", description: "A user's session (Hanko's `Session`)" });
 
@@ -44,6 +52,7 @@ export const adminSessionWire = (row: SessionRow): z.input<typeof AdminSession> 
   updated_at: row.lastUsedAt.toISOString(),
   expires_at: row.expiresAt.toISOString(),
   last_used: row.lastUsedAt.toISOString(),
+  impersonated_by: row.impersonatedBy,
 });
 
 export const adminListSessions = defineContract({
@@ -52,7 +61,9 @@ export const adminListSessions = defineContract({
   path: "/t/{tenantId}/admin/users/{userId}/sessions",
   operationId: "adminListSessions",
   summary: "A user's sessions",
-  description: "The unexpired ones, oldest first. An unknown user is 404.",
+  description:
+    "The unexpired ones, oldest first; `impersonated_by` names the API key that started a session by " +
+    "impersonation (`POST /sessions`). An unknown user or a Passkey API user is 404.",
   params: userParams,
   responses: { "200": json("The sessions", z.array(AdminSession)), ...platformErrors(400, 401, 404, 500) },
 });
@@ -88,8 +99,11 @@ export const adminCreateSession = defineContract({
   description:
     "Issues a session JWT for the user as a login does (the tenant's key, lifetime and session limit; " +
     "`/sessions/validate` accepts it), with an empty `amr` and no second-factor check. `user_agent` and " +
-    "`ip_address` are kept on the session row. Audited as `session.created` with the API key as the actor " +
-    "and `details.impersonated_user_id`. An unknown user is 404. 200 as Hanko.",
+    "`ip_address` are kept on the session row. The session is marked: its row keeps `impersonated_by` " +
+    "(`api_key:<id>`, shown by `GET /users/{user_id}/sessions`), its JWT carries the RFC 8693 `act` claim " +
+    '`{sub: "api_key:<id>"}`, and every audit record of a request made with it has ' +
+    "`details.impersonated_by`. Audited as `session.created` with the API key as the actor and " +
+    "`details.impersonated_user_id`. An unknown user or a Passkey API user is 404. 200 as Hanko.",
   params: z.object({ tenantId: TenantIdParam }),
   body: z.object({
     user_id: z

@@ -63,6 +63,11 @@ export const sessions = pgTable(
       .default(sql`'{}'::text[]`),
     ip: text("ip"),
     userAgent: text("user_agent"),
+    /**
+     * Who started the session for the user (admin impersonation, `POST /admin/sessions`): the audit
+     * actor, `api_key:<id>`; null for the user's own logins. The JWT carries it as `act.sub`.
+     */
+    impersonatedBy: text("impersonated_by"),
     createdAt: timestamp("created_at", { withTimezone: true, precision: 6 }).notNull().defaultNow(),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true, precision: 6 }).notNull().defaultNow(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
