@@ -3,7 +3,7 @@ import { transaction } from "@/lib/db";
 import type { MetadataObject, UserMetadataRow } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
-import { findUser, lockUser } from "@/lib/users";
+import { lockUser, requirePlatformUser } from "@/lib/users";
 import { mergePatch, type JsonValue } from "./merge-patch";
 import { deleteMetadataRow, findMetadataRow, upsertMetadataRow, type MetadataColumns } from "./store";
 
@@ -59,8 +59,7 @@ const userNotFound = () => new AppError("USER_NOT_FOUND", undefined, { details: 
  * USER_NOT_FOUND for an unknown user, another tenant's or a Passkey API user.
  */
 export async function getMetadata(tenantId: string, userId: string): Promise<UserMetadata> {
-  const user = await findUser(tenantId, userId);
-  if (!user || user.externalId !== null) throw userNotFound();
+  await requirePlatformUser(tenantId, userId);
   return readUserMetadata(tenantId, userId);
 }
 
@@ -85,9 +84,9 @@ async function changeMetadata(
   change: (current: UserMetadata) => UserMetadata,
 ): Promise<UserMetadata> {
   return transaction(async () => {
-    if (!(await lockUser(tenant.id, userId))) throw userNotFound();
     // The admin API manages platform users only (Passkey API users have an external id).
-    if (source === "admin" && (await findUser(tenant.id, userId))?.externalId !== null) throw userNotFound();
+    if (source === "admin") await requirePlatformUser(tenant.id, userId, { lock: true });
+    else if (!(await lockUser(tenant.id, userId))) throw userNotFound();
     const current = await readUserMetadata(tenant.id, userId);
     const next = change(current);
     for (const kind of METADATA_KINDS) {
