@@ -5,4 +5,4 @@ export { type AuditLogEntry, type AuditLogFilter } from "./audit-log-entries";
 export { AUDIT_LOG_PAGE, queryAuditLogs, type AuditLogListing } from "./query-audit-logs";
 export { exportAuditLogs } from "./export-audit-logs";
 export { AUDIT_LOG_CSV_COLUMNS } from "./csv";
-export { startAuditLogSweeper, sweepExpiredAuditLogs, type SweepOptions } from "./sweep-audit-logs";
+export { sweepExpiredAuditLogs, type SweepOptions } from "./sweep-audit-logs";

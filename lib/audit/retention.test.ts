@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { getTenant, updateTenant } from "@/lib/tenants";
 import { createTestTenant } from "@/tests/helpers/tenants";
-import { listAuditEvents, startAuditLogSweeper, sweepExpiredAuditLogs } from ".";
+import { listAuditEvents, sweepExpiredAuditLogs } from ".";
 import { seedAuditLogs } from "./test-support";
 
 const countOf = async (tenantId: string, type: string) =>
@@ -54,14 +54,5 @@ describe("audit log retention", () => {
     expect(await countOf(tenant.id, "test.old")).toBe(6);
     await sweepExpiredAuditLogs({ batchSize: 5 });
     expect(await countOf(tenant.id, "test.old")).toBe(0);
-  });
-
-  it("starts one background sweeper per process and stops it", () => {
-    const stop = startAuditLogSweeper();
-    expect(startAuditLogSweeper()).toBe(stop);
-    stop();
-    const again = startAuditLogSweeper();
-    expect(again).not.toBe(stop);
-    again();
   });
 });

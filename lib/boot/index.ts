@@ -1,8 +1,10 @@
-import { startAuditLogSweeper } from "@/lib/audit";
+import { sweepExpiredAuditLogs } from "@/lib/audit";
+import { startBackgroundTask } from "@/lib/background";
 import { getConfig } from "@/lib/config";
 import { getMasterSecret } from "@/lib/crypto";
 import { getDatabase } from "@/lib/db";
 import { getLogger } from "@/lib/log";
+import { sweepExpiredSessions } from "@/lib/sessions";
 import { metricsExposureWarning, registerWebhookQueueProbe, webhookDeliveries } from "@/lib/metrics";
 import { banner, outboxWarning } from "./banner";
 import { checkMasterSecret } from "./check-master-secret";
@@ -29,8 +31,7 @@ export async function boot(): Promise<void> {
   for (const warning of [outbox, metricsExposureWarning(config)]) {
     if (warning) getLogger().warn(warning.replace(/!!! /g, "").replace(/\n/g, " "));
   }
-  // Audit log retention: every instance sweeps in the background (unref'd timer, errors logged).
-  startAuditLogSweeper();
+  startHousekeeping();
   // Webhook deliveries: every instance runs a worker (SESAME_WEBHOOKS_WORKER).
   await startWebhooks();
 }
@@ -56,4 +57,27 @@ export async function startWebhooks(): Promise<void> {
   if (!getConfig().webhooksWorker) return;
   onWebhookOutcome((outcome) => webhookDeliveries.inc({ outcome }));
   startWebhookWorker();
+}
+
+const MINUTE = 60_000;
+
+/**
+ * What every instance sweeps in the background (unref'd timers, errors logged, safe beside other
+ * instances): audit events past the tenant's retention, expired sessions (with their webhook events).
+ */
+export function startHousekeeping(): void {
+  startBackgroundTask({
+    name: "audit log retention",
+    firstDelayMs: 30_000,
+    intervalMs: 10 * MINUTE,
+    jitterMs: MINUTE,
+    run: async () => (await sweepExpiredAuditLogs()).deleted,
+  });
+  startBackgroundTask({
+    name: "expired sessions",
+    firstDelayMs: 20_000,
+    intervalMs: 5 * MINUTE,
+    jitterMs: MINUTE,
+    run: () => sweepExpiredSessions(),
+  });
 }

@@ -12,7 +12,8 @@ export {
   type SessionClaims,
   type ValidSession,
 } from "./sessions";
-export { selectUserSessions, sweepExpiredSessions } from "./store";
+export { selectUserSessions } from "./store";
+export { sweepExpiredSessions } from "./sweep-expired-sessions";
 export { validateSessionToken, type SessionValidation } from "./validate";
 export { userAgentName } from "./user-agent";
 export { impersonateUser, listSessionsOfUser, revokeSessionOfUser } from "./admin-sessions";

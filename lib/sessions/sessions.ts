@@ -9,16 +9,7 @@ import { requireSecondFactor } from "@/lib/mfa";
 import { getJwks, signToken, type Tenant } from "@/lib/tenants";
 import { findUser, type User } from "@/lib/users";
 import { emitWebhookEvent, sessionEventData } from "@/lib/webhooks";
-import {
-  deleteSession,
-  deleteUserSessions,
-  insertSession,
-  sweepExpiredSessions,
-  touchSession,
-  trimSessions,
-} from "./store";
-
-const SWEEP_EVERY = 64;
+import { deleteSession, deleteUserSessions, insertSession, touchSession, trimSessions } from "./store";
 
 /** How the user authenticated (JWT `amr`, Hanko's values). */
 export type AuthMethod = "pwd" | "passkey" | "otp" | "totp" | "security_key" | `ext${string}`;
@@ -114,8 +105,6 @@ export async function startSession(
       await emitWebhookEvent(tenant.id, "session.delete.passive.limit", async () => sessionEventData(row));
     return { session, trimmed: evicted.map((row) => row.id) };
   });
-  // One in this many new sessions also deletes expired rows of every tenant, so they do not pile up.
-  if (Math.random() * SWEEP_EVERY < 1) await sweepExpiredSessions();
   const email = await findPrimaryEmail(tenant.id, user.id);
   const extra: Record<string, unknown> = { session_id: session.id, amr };
   if (email) extra.email = { address: email.address, is_primary: true, is_verified: email.verified };

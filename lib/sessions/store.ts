@@ -99,13 +99,15 @@ export async function selectUserSessions(tenantId: string, userId: string): Prom
     .orderBy(asc(sessions.createdAt));
 }
 
-export async function sweepExpiredSessions(): Promise<number> {
+export async function deleteExpiredSessions(limit: number): Promise<SessionRow[]> {
   const db = await executor();
-  const rows = await db
-    .delete(sessions)
+  const expired = db
+    .select({ id: sessions.id })
+    .from(sessions)
     .where(lt(sessions.expiresAt, sql`now()`))
-    .returning({ id: sessions.id });
-  return rows.length;
+    .limit(limit)
+    .for("update", { skipLocked: true });
+  return db.delete(sessions).where(inArray(sessions.id, expired)).returning();
 }
 
 /** Deletes one session of this user; undefined when the user has no live or expired session with this id. */

@@ -8,10 +8,10 @@ import * as adminUserSession from "@/app/(admin-api)/t/[tenantId]/admin/users/[u
 import * as collection from "@/app/(admin-api)/t/[tenantId]/admin/webhooks/route";
 import * as deliveriesRoute from "@/app/(admin-api)/t/[tenantId]/admin/webhooks/[webhookId]/deliveries/route";
 import { executor } from "@/lib/db";
-import { webhookDeliveries } from "@/lib/db/schema";
+import { sessions, webhookDeliveries } from "@/lib/db/schema";
 import { addEmail, findEmailByAddress, removeEmail, setPrimary } from "@/lib/emails";
 import { setPassword } from "@/lib/passwords";
-import { endSession, issueSession } from "@/lib/sessions";
+import { endSession, issueSession, sweepExpiredSessions } from "@/lib/sessions";
 import { updateTenant, type ProvisionedTenant, type Tenant } from "@/lib/tenants";
 import { deleteAccount, findUser } from "@/lib/users";
 import { signUp } from "@/lib/users/sign-up";
@@ -210,6 +210,28 @@ describe("user and session changes fire webhooks", () => {
     // The user as it was before the deletion.
     expect(data(5)).toMatchObject({ id: userId, name: "Ada", password: { id: userId } });
     await (await executor()).delete(webhookDeliveries).where(eq(webhookDeliveries.tenantId, tenant.id));
+  });
+
+  it("the background sweep of expired sessions fires session.delete.passive.expire and keeps live ones", async () => {
+    const { tenant, keys, webhookId } = await subscribedTenant();
+    const signedUp = await signUp(tenant, { email: "expiring@example.com" }, TEST_CONTEXT);
+    const user = (await findUser(tenant.id, signedUp.body.user_id))!;
+    const live = await issueSession(tenant, user, ["passkey"], TEST_CONTEXT);
+    const expired = (await issueSession(tenant, user, ["passkey"], TEST_CONTEXT)).session;
+    const db = await executor();
+    await db
+      .update(sessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(sessions.id, expired.id));
+
+    await sweepExpiredSessions({ batchSize: 1 });
+    const ours = await db.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, user.id));
+    expect(ours.map((row) => row.id)).toEqual([live.session.id]);
+    const events = await eventsOf(tenant, keys, webhookId);
+    expect(events.filter(([event]) => event === "session.delete.passive.expire")).toEqual([
+      ["session.delete.passive.expire", expect.objectContaining({ id: expired.id, user_id: user.id })],
+    ]);
+    await db.delete(webhookDeliveries).where(eq(webhookDeliveries.tenantId, tenant.id));
   });
 
   it("a change that fails sends nothing", async () => {
