@@ -473,6 +473,8 @@ describe("leases and concurrent workers", () => {
       (_request, response) => void setTimeout(() => response.writeHead(204).end(), 20),
     );
     const t = await tenantWithWebhook(`${rx.url}/hook`);
+    // One tenant here: lift its in-flight cap so the three claims compete for the same rows.
+    configureWebhooks({ allowPrivate: true, retrySchedule: [0, 0, 0], jitter: 0, timeoutMs: 3000, tenantConcurrency: 100 });
     await transaction(async () => {
       for (let i = 0; i < 40; i++) await emit(t.tenant.id, "user.create", { i });
     });
