@@ -121,7 +121,9 @@ async function resolveHost(host: string): Promise<{ address: string; family: 4 |
         ["ETIMEOUT", "ECANCELLED"].includes((result.reason as NodeJS.ErrnoException).code ?? ""),
     );
     throw new CallbackRefused(
-      timedOut ? `callback: DNS did not answer for ${host} in time` : `callback: the host ${host} does not resolve`,
+      timedOut
+        ? `callback: DNS did not answer for ${host} in time`
+        : `callback: the host ${host} does not resolve`,
       timedOut ? "dns_timeout" : "dns_failed",
     );
   }
@@ -145,7 +147,9 @@ export async function resolveCallback(
       if (error instanceof CallbackRefused) throw error;
       const timedOut = (error as NodeJS.ErrnoException).code === "ETIMEOUT";
       throw new CallbackRefused(
-        timedOut ? `callback: DNS did not answer for ${host} in time` : `callback: the host ${host} does not resolve`,
+        timedOut
+          ? `callback: DNS did not answer for ${host} in time`
+          : `callback: the host ${host} does not resolve`,
         timedOut ? "dns_timeout" : "dns_failed",
       );
     }

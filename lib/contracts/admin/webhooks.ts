@@ -68,10 +68,14 @@ export const WebhookAttempt = z
     status_code: z.number().int().nullable(),
     duration_ms: z.number().int(),
     response: z.string().nullable().meta({ description: "The first 2 KiB of the response body" }),
-    error: z.string().nullable().meta({
-      description: "null on success; `http_<status>`, `timeout`, `address_refused`, `dns_failed`, `dns_timeout`, " +
-        "`connection_failed: …`, `endpoint_disabled`, `internal_error`",
-    }),
+    error: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          "null on success; `http_<status>`, `timeout`, `address_refused`, `dns_failed`, `dns_timeout`, " +
+          "`connection_failed: …`, `endpoint_disabled`, `internal_error`",
+      }),
   })
   .meta({ id: "WebhookAttempt" });
 
