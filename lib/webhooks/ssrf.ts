@@ -97,6 +97,14 @@ async function withResolver<T>(fn: (resolver: Resolver) => Promise<T>): Promise<
   }
 }
 
+const isTimeout = (error: unknown) =>
+  ["ETIMEOUT", "ECANCELLED"].includes((error as NodeJS.ErrnoException | undefined)?.code ?? "");
+
+const dnsRefusal = (host: string, timedOut: boolean) =>
+  timedOut
+    ? new CallbackRefused(`callback: DNS did not answer for ${host} in time`, "dns_timeout")
+    : new CallbackRefused(`callback: the host ${host} does not resolve`, "dns_failed");
+
 /**
  * The host's A and AAAA addresses, asked of DNS directly (c-ares: no libuv thread-pool slot, bounded by
  * `dnsTimeoutMs`). `localhost` and `*.localhost` are loopback without asking (RFC 6761).
@@ -115,17 +123,8 @@ async function resolveHost(host: string): Promise<{ address: string; family: 4 |
     ...(v6.status === "fulfilled" ? v6.value.map((address) => ({ address, family: 6 as const })) : []),
   ];
   if (addresses.length === 0) {
-    const timedOut = [v4, v6].some(
-      (result) =>
-        result.status === "rejected" &&
-        ["ETIMEOUT", "ECANCELLED"].includes((result.reason as NodeJS.ErrnoException).code ?? ""),
-    );
-    throw new CallbackRefused(
-      timedOut
-        ? `callback: DNS did not answer for ${host} in time`
-        : `callback: the host ${host} does not resolve`,
-      timedOut ? "dns_timeout" : "dns_failed",
-    );
+    const timedOut = [v4, v6].some((result) => result.status === "rejected" && isTimeout(result.reason));
+    throw dnsRefusal(host, timedOut);
   }
   return addresses;
 }
@@ -145,13 +144,7 @@ export async function resolveCallback(
       addresses = await resolveHost(host);
     } catch (error) {
       if (error instanceof CallbackRefused) throw error;
-      const timedOut = (error as NodeJS.ErrnoException).code === "ETIMEOUT";
-      throw new CallbackRefused(
-        timedOut
-          ? `callback: DNS did not answer for ${host} in time`
-          : `callback: the host ${host} does not resolve`,
-        timedOut ? "dns_timeout" : "dns_failed",
-      );
+      throw dnsRefusal(host, isTimeout(error));
     }
   }
   const refused = addresses.find((entry) => !isAllowedAddress(entry.address, allowPrivate));

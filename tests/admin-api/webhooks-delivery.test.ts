@@ -16,6 +16,7 @@ import { webhookAttempts, webhookDeliveries, webhookEvents, webhooks } from "@/l
 import { getJwks, type ProvisionedTenant } from "@/lib/tenants";
 import {
   configureWebhooks,
+  createWebhookWorker,
   emitWebhookEvent,
   onWebhookOutcome,
   processDueDeliveries,
@@ -662,6 +663,27 @@ describe("retention (sweepWebhookHistory)", () => {
       events.map((e) => e.data).sort((x, y) => JSON.stringify(x).localeCompare(JSON.stringify(y))),
     ).toEqual([{ n: 3 }, { n: 5 }]);
     expect(await sweepWebhookHistory()).toEqual({ deliveries: 0, events: 0 });
+  });
+
+  it("the worker sweeps on its interval", async () => {
+    const rx = await receiver();
+    const t = await tenantWithWebhook(`${rx.url}/hook`);
+    await emit(t.tenant.id, "user.create");
+    await drain();
+    const db = await executor();
+    await db
+      .update(webhookDeliveries)
+      .set({ updatedAt: sql`now() - interval '31 days'` })
+      .where(eq(webhookDeliveries.tenantId, t.tenant.id));
+    const worker = createWebhookWorker({ pollIntervalMs: 60_000, sweepIntervalMs: 50 });
+    try {
+      const left = async () => (await deliveriesOf(t, t.webhook.id)).total;
+      const until = Date.now() + 5000;
+      while ((await left()) > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+      expect(await left()).toBe(0);
+    } finally {
+      await worker.stop();
+    }
   });
 });
 
