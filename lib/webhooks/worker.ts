@@ -259,7 +259,14 @@ export function createWebhookWorker(options: WebhookWorkerOptions = {}): Webhook
             .finally(() => {
               inFlight.delete(work);
               // Claim again once half the slots are free: one claim query per batch, not per delivery.
-              if (full && inFlight.size <= concurrency / 2) schedule(0);
+              if (full) {
+                if (inFlight.size <= concurrency / 2) schedule(0);
+              } else {
+                // The claim took fewer than asked: the queue is empty, or tenants are at their in-flight
+                // cap. A freed tenant slot is claimed again soon (completions within 25 ms share a claim),
+                // not only at the next poll.
+                schedule(25);
+              }
             });
           inFlight.add(work);
         }

@@ -614,6 +614,21 @@ describe("fairness between tenants", () => {
     expect(await drain()).toBe(46);
     expect((await deliveriesOf(a, a.webhook.id, "?status=succeeded&per_page=100")).total).toBe(50);
   });
+
+  it("the worker claims a capped tenant's next deliveries as its slots free, not only at the next poll", async () => {
+    const rx = await receiver();
+    const t = await tenantWithWebhook(`${rx.url}/hook`);
+    await transaction(async () => {
+      for (let i = 0; i < 20; i++) await emit(t.tenant.id, "user.create", { i });
+    });
+    const worker = createWebhookWorker({ pollIntervalMs: 60_000, sweepIntervalMs: 0 });
+    try {
+      await waitFor(() => rx.received.length === 20, 10_000);
+    } finally {
+      await worker.stop();
+    }
+    expect((await deliveriesOf(t, t.webhook.id, "?status=succeeded&per_page=100")).total).toBe(20);
+  });
 });
 
 describe("retention (sweepWebhookHistory)", () => {
