@@ -25,6 +25,9 @@ export const GROUP_DEFAULTS: Readonly<Record<string, GroupLimit>> = {
   // Passkey logins started without an API key (discoverable on the Passkey API, every public
   // POST /webauthn/login/initialize): each stores a challenge and an audit row for nobody in particular.
   webauthn_login: { points: 60, durationSeconds: 60 },
+  // Admin POST /webhooks/{id}/test and /webhooks/{id}/deliveries/{id}/replay: each queues a delivery
+  // (an outbound request), so an admin key cannot turn Sesame into a request cannon.
+  webhook: { points: 30, durationSeconds: 60 },
 };
 
 /** The tenant's limit for `group`, else the default; undefined when neither exists (not limited). */

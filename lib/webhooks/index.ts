@@ -38,3 +38,4 @@ export {
 } from "./worker";
 export { configureWebhooks, DEFAULT_RETRY_SCHEDULE, type WebhookSettings } from "./settings";
 export { isAllowedAddress } from "./ssrf";
+export { sweepWebhookHistory } from "./retention";

@@ -14,6 +14,14 @@ export interface WebhookSettings {
   disableAfterMs: number;
   /** See `SESAME_WEBHOOKS_ALLOW_PRIVATE`. */
   allowPrivate: boolean;
+  /** A callback's DNS lookup (A and AAAA, in parallel) must answer within this. */
+  dnsTimeoutMs: number;
+  /** DNS servers to ask (`host` or `host:port`); undefined: the system's (tests point this at a fake). */
+  dnsServers?: string[] | undefined;
+  /** Deliveries of one tenant in flight at most, over all workers (one slow receiver cannot take all). */
+  tenantConcurrency: number;
+  /** Finished deliveries (and their attempts, then events left without deliveries) are swept after this. */
+  retentionMs: number;
 }
 
 const SECOND = 1000;
@@ -42,6 +50,9 @@ export function webhookSettings(): WebhookSettings {
     leaseMs: 60 * SECOND,
     disableAfterMs: 5 * 24 * HOUR,
     allowPrivate: getConfig().webhooksAllowPrivate,
+    dnsTimeoutMs: 3 * SECOND,
+    tenantConcurrency: 4,
+    retentionMs: 30 * 24 * HOUR,
     ...holder[KEY],
   };
 }

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import { executor } from "@/lib/db";
 import {
   webhookAttempts,
@@ -24,6 +24,17 @@ export async function insertWebhook(values: typeof webhooks.$inferInsert): Promi
   const db = await executor();
   const [row] = await db.insert(webhooks).values(values).returning();
   return row!;
+}
+
+/**
+ * The tenant's number of endpoints, counted under a transaction-scoped advisory lock of the tenant's
+ * endpoint list, so concurrent creations cannot both pass a cap (call inside a transaction).
+ */
+export async function countWebhooksLocked(tenantId: string): Promise<number> {
+  const db = await executor();
+  await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`webhooks:${tenantId}`}, 0))`);
+  const [row] = await db.select({ n: count() }).from(webhooks).where(eq(webhooks.tenantId, tenantId));
+  return Number(row?.n ?? 0);
 }
 
 export async function selectWebhooks(tenantId: string): Promise<WebhookRow[]> {
@@ -215,29 +226,43 @@ export interface ClaimedDelivery {
 /**
  * Claims up to `limit` due deliveries for `leaseMs` (FOR UPDATE SKIP LOCKED: concurrent workers get
  * different rows; a delivery whose lease ran out is due again). Each claim gets a fresh lease token.
+ * Fair between tenants: a tenant has at most `perTenant` deliveries in flight (leased, over all
+ * workers), so one tenant's backlog or slow receiver cannot hold every slot; the oldest due first.
  */
-export async function claimDueDeliveries(limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+export async function claimDueDeliveries(
+  limit: number,
+  leaseMs: number,
+  perTenant: number,
+): Promise<ClaimedDelivery[]> {
   const db = await executor();
-  const due = db
-    .select({ id: webhookDeliveries.id })
-    .from(webhookDeliveries)
-    .where(
-      and(
-        eq(webhookDeliveries.status, "pending"),
-        lte(webhookDeliveries.nextAttemptAt, sql`now()`),
-        or(isNull(webhookDeliveries.leaseUntil), lt(webhookDeliveries.leaseUntil, sql`now()`)),
-      ),
+  // The window function ranks the due rows of each tenant after its in-flight ones; only the outer
+  // select (no window function there) locks, and only the rows it picks.
+  const due = sql`(
+    with in_flight as (
+      select tenant_id, count(*) as n from webhook_deliveries
+      where status = 'pending' and lease_until >= now()
+      group by tenant_id
+    ),
+    ranked as (
+      select d.id, d.next_attempt_at,
+        row_number() over (partition by d.tenant_id order by d.next_attempt_at, d.id) + coalesce(f.n, 0) as slot
+      from webhook_deliveries d left join in_flight f on f.tenant_id = d.tenant_id
+      where d.status = 'pending' and d.next_attempt_at <= now()
+        and (d.lease_until is null or d.lease_until < now())
     )
-    .orderBy(asc(webhookDeliveries.nextAttemptAt))
-    .limit(limit)
-    .for("update", { skipLocked: true });
+    select d.id from webhook_deliveries d join ranked r on r.id = d.id
+    where r.slot <= ${perTenant}
+    order by r.next_attempt_at, d.id
+    limit ${limit}
+    for update of d skip locked
+  )`;
   const claimed = await db
     .update(webhookDeliveries)
     .set({
       leaseUntil: sql`now() + make_interval(secs => ${leaseMs / 1000})`,
       leaseToken: sql`gen_random_uuid()`,
     })
-    .where(inArray(webhookDeliveries.id, due))
+    .where(sql`${webhookDeliveries.id} in ${due}`)
     .returning();
   if (claimed.length === 0) return [];
   const rows = await db
@@ -430,4 +455,42 @@ export async function queueStats(): Promise<{ depth: number; oldestPendingSecond
     .from(webhookDeliveries)
     .where(eq(webhookDeliveries.status, "pending"));
   return { depth: Number(row?.depth ?? 0), oldestPendingSeconds: Math.max(0, Number(row?.oldest ?? 0)) };
+}
+
+// ---- retention ---------------------------------------------------------------------------------------
+
+/**
+ * Deletes up to `batch` deliveries that finished (succeeded or failed) more than `olderThanMs` ago,
+ * and their attempts (cascade). SKIP LOCKED: concurrent sweepers take different rows. Returns the count.
+ */
+export async function deleteFinishedDeliveries(olderThanMs: number, batch: number): Promise<number> {
+  const db = await executor();
+  const result = await db.execute(sql`
+    delete from webhook_deliveries where id in (
+      select id from webhook_deliveries
+      where status in ('succeeded', 'failed')
+        and updated_at < now() - make_interval(secs => ${olderThanMs / 1000})
+      limit ${batch}
+      for update skip locked
+    )
+    returning id`);
+  return rowsOf(result).length;
+}
+
+/**
+ * Deletes up to `batch` events without any delivery left (swept, or their endpoint deleted), created
+ * more than `graceMs` ago (an event and its deliveries are written in one transaction). Returns the count.
+ */
+export async function deleteOrphanEvents(graceMs: number, batch: number): Promise<number> {
+  const db = await executor();
+  const result = await db.execute(sql`
+    delete from webhook_events where id in (
+      select e.id from webhook_events e
+      where e.created_at < now() - make_interval(secs => ${graceMs / 1000})
+        and not exists (select 1 from webhook_deliveries d where d.event_id = e.id)
+      limit ${batch}
+      for update of e skip locked
+    )
+    returning id`);
+  return rowsOf(result).length;
 }

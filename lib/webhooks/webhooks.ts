@@ -8,11 +8,12 @@ import type {
   WebhookRow,
   WebhookSubscription,
 } from "@/lib/db/schema";
-import { NotFound, ValidationFailed, formatZodIssues } from "@/lib/errors";
+import { AppError, NotFound, ValidationFailed, formatZodIssues } from "@/lib/errors";
 import { isSubscribableEvent, TEST_EVENT } from "./events";
 import { newWebhookSecret, sealWebhookSecret } from "./secret";
 import { CallbackRefused, resolveCallback } from "./ssrf";
 import {
+  countWebhooksLocked,
   deleteWebhookRow,
   findDelivery,
   findWebhook,
@@ -27,6 +28,20 @@ import {
 } from "./store";
 
 export const MAX_CALLBACK_LENGTH = 2048;
+/** Endpoints per tenant at most: each event fans out to every matching one. */
+export const MAX_WEBHOOKS_PER_TENANT = 20;
+
+/**
+ * What the audit log keeps of a callback: its origin (`scheme://host[:port]`). The path, query and
+ * userinfo may carry a secret (`https://hooks.example/t/<token>`), and audit rows are widely readable.
+ */
+export function callbackOrigin(callback: string): string {
+  try {
+    return new URL(callback).origin;
+  } catch {
+    return "invalid";
+  }
+}
 
 const WebhookInput = z.object({
   callback: z.string().trim().min(1).max(MAX_CALLBACK_LENGTH),
@@ -74,7 +89,10 @@ export async function getWebhook(tenantId: string, webhookId: string): Promise<W
   return row;
 }
 
-/** A new endpoint; its secret is returned here only. Audited as `webhook.created`. */
+/**
+ * A new endpoint; its secret is returned here only. Audited as `webhook.created`. A tenant has at most
+ * {@link MAX_WEBHOOKS_PER_TENANT} (else CONFLICT, 409).
+ */
 export async function createWebhook(
   tenantId: string,
   input: CreateWebhookInput,
@@ -85,6 +103,10 @@ export async function createWebhook(
   const id = randomUUID();
   const secret = newWebhookSecret();
   return transaction(async () => {
+    if ((await countWebhooksLocked(tenantId)) >= MAX_WEBHOOKS_PER_TENANT)
+      throw new AppError("CONFLICT", undefined, {
+        details: [`a tenant has at most ${MAX_WEBHOOKS_PER_TENANT} webhooks; delete one first`],
+      });
     const webhook = await insertWebhook({
       id,
       tenantId,
@@ -95,7 +117,7 @@ export async function createWebhook(
     await recordAuditEvent(tenantId, {
       ...context,
       type: "webhook.created",
-      details: { webhookId: id, callback, events },
+      details: { webhookId: id, callbackOrigin: callbackOrigin(callback), events },
     });
     return { webhook, secret };
   });
@@ -124,7 +146,7 @@ export async function updateWebhook(
     await recordAuditEvent(tenantId, {
       ...context,
       type: "webhook.updated",
-      details: { webhookId, callback, events, enabled },
+      details: { webhookId, callbackOrigin: callbackOrigin(callback), events, enabled },
     });
     return row!;
   });

@@ -19,6 +19,7 @@ import {
   type ClaimedDelivery,
   type FinishedAttempt,
 } from "./store";
+import { sweepWebhookHistory } from "./retention";
 import { setWebhookWake } from "./wake";
 
 /** What became of one attempt: delivered, given up, or scheduled again. */
@@ -190,7 +191,8 @@ export async function processDelivery(claimed: ClaimedDelivery, onOutcome?: Outc
 export async function processDueDeliveries(
   options: { limit?: number; onOutcome?: OutcomeListener } = {},
 ): Promise<number> {
-  const claimed = await claimDueDeliveries(options.limit ?? 16, webhookSettings().leaseMs);
+  const settings = webhookSettings();
+  const claimed = await claimDueDeliveries(options.limit ?? 16, settings.leaseMs, settings.tenantConcurrency);
   await Promise.all(claimed.map((item) => processDelivery(item, options.onOutcome)));
   return claimed.length;
 }
@@ -200,6 +202,8 @@ export interface WebhookWorkerOptions {
   pollIntervalMs?: number;
   /** Deliveries in flight at most (default 16). */
   concurrency?: number;
+  /** How often to sweep the delivery log ({@link sweepWebhookHistory}; default 10 min, 0: never). */
+  sweepIntervalMs?: number;
   onOutcome?: OutcomeListener;
 }
 
@@ -244,7 +248,8 @@ export function createWebhookWorker(options: WebhookWorkerOptions = {}): Webhook
     try {
       const free = concurrency - inFlight.size;
       if (free > 0) {
-        const claimed = await claimDueDeliveries(free, webhookSettings().leaseMs);
+        const settings = webhookSettings();
+        const claimed = await claimDueDeliveries(free, settings.leaseMs, settings.tenantConcurrency);
         full = claimed.length === free;
         for (const item of claimed) {
           const work = processDelivery(item, options.onOutcome)
@@ -254,7 +259,14 @@ export function createWebhookWorker(options: WebhookWorkerOptions = {}): Webhook
             .finally(() => {
               inFlight.delete(work);
               // Claim again once half the slots are free: one claim query per batch, not per delivery.
-              if (full && inFlight.size <= concurrency / 2) schedule(0);
+              if (full) {
+                if (inFlight.size <= concurrency / 2) schedule(0);
+              } else {
+                // The claim took fewer than asked: the queue is empty, or tenants are at their in-flight
+                // cap. A freed tenant slot is claimed again soon (completions within 25 ms share a claim),
+                // not only at the next poll.
+                schedule(25);
+              }
             });
           inFlight.add(work);
         }
@@ -273,11 +285,30 @@ export function createWebhookWorker(options: WebhookWorkerOptions = {}): Webhook
   // the worker's queries join that transaction (AsyncLocalStorage follows timers).
   const wake = AsyncResource.bind(() => schedule(25));
   schedule(0);
+
+  // Retention: every instance sweeps now and then (SKIP LOCKED: they do not get in each other's way).
+  const sweepIntervalMs = options.sweepIntervalMs ?? 10 * 60 * 1000;
+  let sweeping: Promise<void> | undefined;
+  const sweeper =
+    sweepIntervalMs > 0
+      ? setInterval(() => {
+          if (stopped || sweeping) return;
+          sweeping = sweepWebhookHistory()
+            .then((swept) => {
+              if (swept.deliveries + swept.events > 0) getLogger().info(swept, "webhook history swept");
+            })
+            .catch((error: unknown) => getLogger().error({ err: error }, "webhook history sweep failed"))
+            .finally(() => (sweeping = undefined));
+        }, sweepIntervalMs)
+      : undefined;
+  sweeper?.unref?.();
   return {
     wake,
     async stop() {
       stopped = true;
       clearTimeout(timer);
+      clearInterval(sweeper);
+      await sweeping;
       await Promise.allSettled([...inFlight]);
     },
   };

@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { createLocalJWKSet, jwtVerify } from "jose";
 import { Webhook as StandardWebhook } from "standardwebhooks";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -12,18 +12,21 @@ import * as rotateRoute from "@/app/(admin-api)/t/[tenantId]/admin/webhooks/[web
 import { listAuditEvents } from "@/lib/audit";
 import type { WebhookDelivery } from "@/lib/contracts/admin";
 import { executor, transaction } from "@/lib/db";
-import { webhookDeliveries, webhooks } from "@/lib/db/schema";
+import { webhookAttempts, webhookDeliveries, webhookEvents, webhooks } from "@/lib/db/schema";
 import { getJwks, type ProvisionedTenant } from "@/lib/tenants";
 import {
   configureWebhooks,
+  createWebhookWorker,
   emitWebhookEvent,
   onWebhookOutcome,
   processDueDeliveries,
+  sweepWebhookHistory,
   webhookQueueStats,
   type DeliveryOutcome,
 } from "@/lib/webhooks";
 import { adminCall } from "@/tests/helpers/admin-api";
 import { createTestTenant } from "@/tests/helpers/tenants";
+import { startFakeDns } from "./webhooks-dns";
 import { startReceiver, useOwnPostgresDatabase } from "./webhooks-receiver";
 
 /** A delivery as the admin API lists it (lib/contracts/admin/webhooks.ts). */
@@ -473,6 +476,14 @@ describe("leases and concurrent workers", () => {
       (_request, response) => void setTimeout(() => response.writeHead(204).end(), 20),
     );
     const t = await tenantWithWebhook(`${rx.url}/hook`);
+    // One tenant here: lift its in-flight cap so the three claims compete for the same rows.
+    configureWebhooks({
+      allowPrivate: true,
+      retrySchedule: [0, 0, 0],
+      jitter: 0,
+      timeoutMs: 3000,
+      tenantConcurrency: 100,
+    });
     await transaction(async () => {
       for (let i = 0; i < 40; i++) await emit(t.tenant.id, "user.create", { i });
     });
@@ -577,6 +588,157 @@ describe("replay and test events", () => {
       { method: "POST", params: { ...params, deliveryId: "not-a-uuid" } },
     );
     expect(missing.status).toBe(400);
+  });
+});
+
+describe("fairness between tenants", () => {
+  it("a tenant with 50 due deliveries to a slow receiver does not starve another tenant's one", async () => {
+    const held: (() => void)[] = [];
+    const slow = await receiver((_request, response) => void held.push(() => response.writeHead(204).end()));
+    const fast = await receiver();
+    const a = await tenantWithWebhook(`${slow.url}/a`);
+    const b = await tenantWithWebhook(`${fast.url}/b`);
+    await transaction(async () => {
+      for (let i = 0; i < 50; i++) await emit(a.tenant.id, "user.create", { i });
+    });
+    await emit(b.tenant.id, "user.create", { b: true }); // due after all of a's
+    const round = processDueDeliveries({ limit: 16 });
+    await waitFor(() => fast.received.length === 1 && slow.received.length === 4);
+    // a's four are in flight (held by its receiver): no worker may claim more of a's now.
+    expect(await processDueDeliveries({ limit: 16 })).toBe(0);
+    expect(slow.received).toHaveLength(4);
+    expect((await deliveriesOf(b, b.webhook.id)).items[0]).toMatchObject({ status: "succeeded" });
+    held.splice(0).forEach((release) => release());
+    expect(await round).toBe(5);
+    slow.respondWith((_request, response) => void response.writeHead(204).end());
+    expect(await drain()).toBe(46);
+    expect((await deliveriesOf(a, a.webhook.id, "?status=succeeded&per_page=100")).total).toBe(50);
+  });
+
+  it("the worker claims a capped tenant's next deliveries as its slots free, not only at the next poll", async () => {
+    const rx = await receiver();
+    const t = await tenantWithWebhook(`${rx.url}/hook`);
+    await transaction(async () => {
+      for (let i = 0; i < 20; i++) await emit(t.tenant.id, "user.create", { i });
+    });
+    const worker = createWebhookWorker({ pollIntervalMs: 60_000, sweepIntervalMs: 0 });
+    try {
+      await waitFor(() => rx.received.length === 20, 10_000);
+    } finally {
+      await worker.stop();
+    }
+    expect((await deliveriesOf(t, t.webhook.id, "?status=succeeded&per_page=100")).total).toBe(20);
+  });
+});
+
+describe("retention (sweepWebhookHistory)", () => {
+  it("deletes deliveries finished 30+ days ago with their attempts, then events without deliveries; keeps pending ones", async () => {
+    const rx = await receiver();
+    const t = await tenantWithWebhook(`${rx.url}/hook`);
+    const gone = await addWebhook(t, `${rx.url}/gone`, ["session"]);
+    await emit(t.tenant.id, "user.create", { n: 1 });
+    await emit(t.tenant.id, "user.create", { n: 2 });
+    await emit(t.tenant.id, "user.create", { n: 3 });
+    await emit(t.tenant.id, "session.create.flow", { n: 4 });
+    await drain();
+    // A deleted endpoint's deliveries go with it: its event is left without any.
+    await adminCall(item.DELETE, `/t/${t.tenant.id}/admin/webhooks/${gone.id}`, t.keys.admin, {
+      method: "DELETE",
+      params: { tenantId: t.tenant.id, webhookId: gone.id },
+    });
+    const db = await executor();
+    const finished = (await deliveriesOf(t, t.webhook.id)).items; // newest first: n=3, 2, 1
+    expect(finished.map((d) => d.status)).toEqual(["succeeded", "succeeded", "succeeded"]);
+    await emit(t.tenant.id, "user.create", { n: 5 });
+    const [pending] = (await deliveriesOf(t, t.webhook.id, "?status=pending")).items;
+    // Age everything of this tenant; the newest finished delivery (n=3) finished recently.
+    await db
+      .update(webhookEvents)
+      .set({ createdAt: sql`now() - interval '40 days'` })
+      .where(eq(webhookEvents.tenantId, t.tenant.id));
+    await db
+      .update(webhookDeliveries)
+      .set({ updatedAt: sql`now() - interval '31 days'`, nextAttemptAt: sql`now() + interval '1 day'` })
+      .where(inArray(webhookDeliveries.id, [finished[1]!.id, finished[2]!.id, pending!.id]));
+
+    expect(await sweepWebhookHistory({ batch: 1 })).toEqual({ deliveries: 2, events: 3 });
+
+    const left = (await deliveriesOf(t, t.webhook.id)).items.map((d) => d.id);
+    expect(left.sort()).toEqual([finished[0]!.id, pending!.id].sort());
+    const attempts = await db
+      .select()
+      .from(webhookAttempts)
+      .where(inArray(webhookAttempts.deliveryId, [finished[1]!.id, finished[2]!.id]));
+    expect(attempts).toEqual([]);
+    const events = await db
+      .select({ data: webhookEvents.data })
+      .from(webhookEvents)
+      .where(eq(webhookEvents.tenantId, t.tenant.id));
+    expect(
+      events.map((e) => e.data).sort((x, y) => JSON.stringify(x).localeCompare(JSON.stringify(y))),
+    ).toEqual([{ n: 3 }, { n: 5 }]);
+    expect(await sweepWebhookHistory()).toEqual({ deliveries: 0, events: 0 });
+  });
+
+  it("the worker sweeps on its interval", async () => {
+    const rx = await receiver();
+    const t = await tenantWithWebhook(`${rx.url}/hook`);
+    await emit(t.tenant.id, "user.create");
+    await drain();
+    const db = await executor();
+    await db
+      .update(webhookDeliveries)
+      .set({ updatedAt: sql`now() - interval '31 days'` })
+      .where(eq(webhookDeliveries.tenantId, t.tenant.id));
+    const worker = createWebhookWorker({ pollIntervalMs: 60_000, sweepIntervalMs: 50 });
+    try {
+      const left = async () => (await deliveriesOf(t, t.webhook.id)).total;
+      const until = Date.now() + 5000;
+      while ((await left()) > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+      expect(await left()).toBe(0);
+    } finally {
+      await worker.stop();
+    }
+  });
+});
+
+describe("DNS at delivery time", () => {
+  it("a name that stops answering is dns_timeout, one that stops existing dns_failed; creation is 400 for both", async () => {
+    const dns = await startFakeDns();
+    try {
+      const settings = {
+        retrySchedule: [0, 0],
+        jitter: 0,
+        timeoutMs: 3000,
+        dnsServers: [dns.server],
+        dnsTimeoutMs: 300,
+      };
+      configureWebhooks({ allowPrivate: false, ...settings });
+      dns.answer("hooks.example.test", ["93.184.215.14"]);
+      const t = await tenantWithWebhook("https://hooks.example.test/hook");
+      for (const [name, answer] of [
+        ["missing.example.test", "nxdomain"],
+        ["slow.example.test", "silent"],
+      ] as const) {
+        dns.answer(name, answer);
+        const res = await adminCall(collection.POST, `/t/${t.tenant.id}/admin/webhooks`, t.keys.admin, {
+          method: "POST",
+          params: { tenantId: t.tenant.id },
+          body: { callback: `https://${name}/hook`, events: ["user"] },
+        });
+        expect(res.status).toBe(400);
+        expect(await res.json()).toEqual({ code: 400, message: expect.stringContaining(name) });
+      }
+      await emit(t.tenant.id, "user.create");
+      dns.answer("hooks.example.test", "silent");
+      expect(await processDueDeliveries()).toBe(1);
+      dns.answer("hooks.example.test", "nxdomain");
+      expect(await processDueDeliveries()).toBe(1);
+      const { items } = await deliveriesOf(t, t.webhook.id);
+      expect(items[0]!.attempts.map((attempt) => attempt.error)).toEqual(["dns_timeout", "dns_failed"]);
+    } finally {
+      await dns.close();
+    }
   });
 });
 

@@ -6,6 +6,7 @@ import * as replayRoute from "@/app/(admin-api)/t/[tenantId]/admin/webhooks/[web
 import * as testRoute from "@/app/(admin-api)/t/[tenantId]/admin/webhooks/[webhookId]/test/route";
 import * as rotateRoute from "@/app/(admin-api)/t/[tenantId]/admin/webhooks/[webhookId]/rotate_secret/route";
 import { listAuditEvents } from "@/lib/audit";
+import { GROUP_DEFAULTS } from "@/lib/rate-limit";
 import { configureWebhooks } from "@/lib/webhooks";
 import { adminCall } from "@/tests/helpers/admin-api";
 import { createTestTenant } from "@/tests/helpers/tenants";
@@ -253,5 +254,103 @@ describe("admin webhooks CRUD", () => {
     expect(body).toEqual({ secret: expect.stringMatching(/^whsec_/) });
     expect(body.secret).not.toBe(secret);
     expect(await auditTypes(tenant.id)).toContain("webhook.secret_rotated");
+  });
+});
+
+describe("abuse limits", () => {
+  it("a tenant has at most 20 webhooks: the 21st is 409 {code, message} and creates nothing", async () => {
+    const { tenant, keys } = await createTestTenant();
+    const ids: string[] = [];
+    for (let i = 0; i < 20; i++) ids.push((await created(tenant.id, keys.admin)).id);
+    const res = await create(tenant.id, keys.admin);
+    expect(res.status).toBe(409);
+    expect(await res.json()).toEqual({
+      code: 409,
+      message: "Conflict: a tenant has at most 20 webhooks; delete one first",
+    });
+    const list = () =>
+      adminCall(collection.GET, base(tenant.id), keys.admin, { params: { tenantId: tenant.id } }).then(
+        async (r) => ((await r.json()) as { database: unknown[] }).database,
+      );
+    expect(await list()).toHaveLength(20);
+    // Another tenant is not affected; deleting one makes room again.
+    const other = await createTestTenant();
+    expect((await create(other.tenant.id, other.keys.admin)).status).toBe(201);
+    const del = await adminCall(item.DELETE, `${base(tenant.id)}/${ids[0]!}`, keys.admin, {
+      method: "DELETE",
+      params: { tenantId: tenant.id, webhookId: ids[0]! },
+    });
+    expect(del.status).toBe(204);
+    expect((await create(tenant.id, keys.admin)).status).toBe(201);
+    expect(await list()).toHaveLength(20);
+  });
+
+  it("two creations racing for the last slot: one 201, one 409", async () => {
+    const { tenant, keys } = await createTestTenant();
+    for (let i = 0; i < 19; i++) await created(tenant.id, keys.admin);
+    const statuses = (await Promise.all([create(tenant.id, keys.admin), create(tenant.id, keys.admin)])).map(
+      (res) => res.status,
+    );
+    expect(statuses.sort()).toEqual([201, 409]);
+  });
+
+  it("test and replay share the `webhook` rate limit (30 a minute by default): 429 with Retry-After", async () => {
+    expect(GROUP_DEFAULTS.webhook).toEqual({ points: 30, durationSeconds: 60 });
+    const { tenant, keys } = await createTestTenant({
+      platform: { rateLimits: { webhook: { points: 3, durationSeconds: 60 } } },
+    });
+    const { id } = await created(tenant.id, keys.admin);
+    const params = { tenantId: tenant.id, webhookId: id };
+    const test = () =>
+      adminCall(testRoute.POST, `${base(tenant.id)}/${id}/test`, keys.admin, { method: "POST", params });
+    const first = await test();
+    expect(first.status).toBe(202);
+    expect(first.headers.get("x-ratelimit-limit")).toBe("3");
+    const deliveryId = ((await first.json()) as { id: string }).id;
+    const replay = () =>
+      adminCall(replayRoute.POST, `${base(tenant.id)}/${id}/deliveries/${deliveryId}/replay`, keys.admin, {
+        method: "POST",
+        params: { ...params, deliveryId },
+      });
+    expect((await replay()).status).toBe(202);
+    expect((await test()).status).toBe(202);
+    for (const res of [await test(), await replay()]) {
+      expect(res.status).toBe(429);
+      expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(await res.json()).toEqual({ code: 429, message: "Too Many Requests" });
+    }
+    // Refused requests queued nothing: three deliveries (two tests, one replay).
+    const list = await adminCall(deliveriesRoute.GET, `${base(tenant.id)}/${id}/deliveries`, keys.admin, {
+      params,
+    });
+    expect(list.headers.get("x-total-count")).toBe("3");
+    // Other routes are not limited by it.
+    expect((await get(tenant.id, id, keys.admin)).status).toBe(200);
+  });
+});
+
+describe("audit details", () => {
+  it("record only the callback's origin, never its path, query or userinfo", async () => {
+    const { tenant, keys } = await createTestTenant();
+    const callback = "https://hook:s3cr3t-pass@93.184.215.14:8443/hooks/s3cr3t-path?token=s3cr3t-query";
+    const { id } = await created(tenant.id, keys.admin, { callback, events: ["user"] });
+    const put = await adminCall(item.PUT, `${base(tenant.id)}/${id}`, keys.admin, {
+      method: "PUT",
+      params: { tenantId: tenant.id, webhookId: id },
+      body: { callback: "https://93.184.215.14/other/s3cr3t-2", events: ["user"], enabled: true },
+    });
+    expect(put.status).toBe(200);
+    const page = await listAuditEvents(tenant.id, { limit: 100 });
+    const byType = new Map(page.items.map((event) => [event.type, event]));
+    expect(byType.get("webhook.created")!.details).toMatchObject({
+      webhookId: id,
+      callbackOrigin: "https://93.184.215.14:8443",
+      events: ["user"],
+    });
+    expect(byType.get("webhook.updated")!.details).toMatchObject({
+      callbackOrigin: "https://93.184.215.14",
+      enabled: true,
+    });
+    expect(JSON.stringify(page.items)).not.toContain("s3cr3t");
   });
 });

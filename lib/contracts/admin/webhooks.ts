@@ -68,9 +68,14 @@ export const WebhookAttempt = z
     status_code: z.number().int().nullable(),
     duration_ms: z.number().int(),
     response: z.string().nullable().meta({ description: "The first 2 KiB of the response body" }),
-    error: z.string().nullable().meta({
-      description: "null on success; `http_<status>`, `timeout`, `address_refused`, `connection_failed: …`",
-    }),
+    error: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          "null on success; `http_<status>`, `timeout`, `address_refused`, `dns_failed`, `dns_timeout`, " +
+          "`connection_failed: …`, `endpoint_disabled`, `internal_error`",
+      }),
   })
   .meta({ id: "WebhookAttempt" });
 
@@ -154,10 +159,14 @@ export const createWebhook = defineContract({
   description:
     "The callback must be https and resolve to public addresses only (no loopback, private, link-local, " +
     "CGNAT, unique-local, multicast or metadata address). The response carries the signing secret, " +
-    "shown only here.",
+    "shown only here. A tenant has at most 20 webhooks (409 beyond).",
   params: tenantParams,
   body: WebhookBody,
-  responses: { "201": json("The new webhook", CreatedWebhook), ...platformErrors(400, 401, 404, 500) },
+  responses: {
+    "201": json("The new webhook", CreatedWebhook),
+    ...platformErrors(400, 401, 404, 500),
+    "409": { ...platformErrors(409)["409"]!, description: "Conflict: the tenant has 20 webhooks already" },
+  },
 });
 
 export const getWebhook = defineContract({
@@ -224,6 +233,7 @@ export const replayWebhookDelivery = defineContract({
   method: "POST",
   path: "/t/{tenantId}/admin/webhooks/{webhookId}/deliveries/{deliveryId}/replay",
   operationId: "replayWebhookDelivery",
+  rateLimit: "webhook",
   summary: "Send a delivery's event again",
   description: "A new delivery (new `webhook-id`) of the same event to this webhook, due now.",
   params: deliveryParams,
@@ -235,6 +245,7 @@ export const testWebhook = defineContract({
   method: "POST",
   path: "/t/{tenantId}/admin/webhooks/{webhookId}/test",
   operationId: "testWebhook",
+  rateLimit: "webhook",
   summary: "Send a test event",
   description: "A `webhook.test` event to this webhook only, whatever it subscribes to.",
   params: webhookParams,
