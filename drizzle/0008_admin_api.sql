@@ -63,6 +63,7 @@ ALTER TABLE "users" ADD COLUMN "name" text;--> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "given_name" text;--> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "family_name" text;--> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "picture" text;--> statement-breakpoint
+ALTER TABLE "sessions" ADD COLUMN "impersonated_by" text;--> statement-breakpoint
 ALTER TABLE "user_metadata" ADD CONSTRAINT "user_metadata_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "user_metadata" ADD CONSTRAINT "user_metadata_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "webhook_attempts" ADD CONSTRAINT "webhook_attempts_delivery_id_webhook_deliveries_id_fk" FOREIGN KEY ("delivery_id") REFERENCES "public"."webhook_deliveries"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -73,6 +74,8 @@ ALTER TABLE "webhook_events" ADD CONSTRAINT "webhook_events_tenant_id_tenants_id
 ALTER TABLE "webhooks" ADD CONSTRAINT "webhooks_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "webhook_attempts_delivery" ON "webhook_attempts" USING btree ("delivery_id","attempted_at");--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_due" ON "webhook_deliveries" USING btree ("next_attempt_at") WHERE status = 'pending';--> statement-breakpoint
+CREATE INDEX "webhook_deliveries_tenant_due" ON "webhook_deliveries" USING btree ("tenant_id","next_attempt_at") WHERE status = 'pending';--> statement-breakpoint
+CREATE INDEX "webhook_deliveries_finished" ON "webhook_deliveries" USING btree ("updated_at") WHERE status <> 'pending';--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_webhook" ON "webhook_deliveries" USING btree ("webhook_id","created_at");--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_event" ON "webhook_deliveries" USING btree ("event_id");--> statement-breakpoint
 CREATE INDEX "webhook_events_tenant" ON "webhook_events" USING btree ("tenant_id","created_at");--> statement-breakpoint

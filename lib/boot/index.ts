@@ -5,6 +5,7 @@ import { getMasterSecret } from "@/lib/crypto";
 import { getDatabase } from "@/lib/db";
 import { getLogger } from "@/lib/log";
 import { sweepExpiredSessions } from "@/lib/sessions";
+import { sweepWebhookHistory } from "@/lib/webhooks";
 import { metricsExposureWarning, registerWebhookQueueProbe, webhookDeliveries } from "@/lib/metrics";
 import { banner, outboxWarning } from "./banner";
 import { checkMasterSecret } from "./check-master-secret";
@@ -63,7 +64,8 @@ const MINUTE = 60_000;
 
 /**
  * What every instance sweeps in the background (unref'd timers, errors logged, safe beside other
- * instances): audit events past the tenant's retention, expired sessions (with their webhook events).
+ * instances): audit events past the tenant's retention, expired sessions (with their webhook events),
+ * webhook deliveries that ended 30 days ago.
  */
 export function startHousekeeping(): void {
   startBackgroundTask({
@@ -79,5 +81,15 @@ export function startHousekeeping(): void {
     intervalMs: 5 * MINUTE,
     jitterMs: MINUTE,
     run: () => sweepExpiredSessions(),
+  });
+  startBackgroundTask({
+    name: "webhook history",
+    firstDelayMs: 40_000,
+    intervalMs: 10 * MINUTE,
+    jitterMs: MINUTE,
+    run: async () => {
+      const swept = await sweepWebhookHistory();
+      return swept.deliveries + swept.events;
+    },
   });
 }

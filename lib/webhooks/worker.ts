@@ -19,7 +19,6 @@ import {
   type ClaimedDelivery,
   type FinishedAttempt,
 } from "./store";
-import { sweepWebhookHistory } from "./retention";
 import { setWebhookWake } from "./wake";
 
 /** What became of one attempt: delivered, given up, or scheduled again. */
@@ -202,8 +201,6 @@ export interface WebhookWorkerOptions {
   pollIntervalMs?: number;
   /** Deliveries in flight at most (default 16). */
   concurrency?: number;
-  /** How often to sweep the delivery log ({@link sweepWebhookHistory}; default 10 min, 0: never). */
-  sweepIntervalMs?: number;
   onOutcome?: OutcomeListener;
 }
 
@@ -286,29 +283,11 @@ export function createWebhookWorker(options: WebhookWorkerOptions = {}): Webhook
   const wake = AsyncResource.bind(() => schedule(25));
   schedule(0);
 
-  // Retention: every instance sweeps now and then (SKIP LOCKED: they do not get in each other's way).
-  const sweepIntervalMs = options.sweepIntervalMs ?? 10 * 60 * 1000;
-  let sweeping: Promise<void> | undefined;
-  const sweeper =
-    sweepIntervalMs > 0
-      ? setInterval(() => {
-          if (stopped || sweeping) return;
-          sweeping = sweepWebhookHistory()
-            .then((swept) => {
-              if (swept.deliveries + swept.events > 0) getLogger().info(swept, "webhook history swept");
-            })
-            .catch((error: unknown) => getLogger().error({ err: error }, "webhook history sweep failed"))
-            .finally(() => (sweeping = undefined));
-        }, sweepIntervalMs)
-      : undefined;
-  sweeper?.unref?.();
   return {
     wake,
     async stop() {
       stopped = true;
       clearTimeout(timer);
-      clearInterval(sweeper);
-      await sweeping;
       await Promise.allSettled([...inFlight]);
     },
   };

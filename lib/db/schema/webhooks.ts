@@ -91,6 +91,13 @@ export const webhookDeliveries = pgTable(
     index("webhook_deliveries_due")
       .on(t.nextAttemptAt)
       .where(sql`status = 'pending'`),
+    // The fair claim ranks each tenant's due deliveries; the retention sweep finds the finished ones.
+    index("webhook_deliveries_tenant_due")
+      .on(t.tenantId, t.nextAttemptAt)
+      .where(sql`status = 'pending'`),
+    index("webhook_deliveries_finished")
+      .on(t.updatedAt)
+      .where(sql`status <> 'pending'`),
     index("webhook_deliveries_webhook").on(t.webhookId, t.createdAt),
     index("webhook_deliveries_event").on(t.eventId),
   ],
