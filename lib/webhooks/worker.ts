@@ -58,14 +58,33 @@ async function audienceOf(tenantId: string): Promise<string> {
   return tenant.rpId;
 }
 
+/**
+ * Bodies by event id: every endpoint of an event gets the same body (its token names the event, not the
+ * endpoint), so the JWT is signed once per event, not once per delivery. Kept for a minute (tokens live
+ * five), at most {@link MAX_BODIES}; a derived value, so another instance simply signs its own.
+ */
+const bodies = new Map<string, { body: Promise<string>; until: number }>();
+const BODY_REUSE_MS = 60_000;
+const MAX_BODIES = 1000;
+
 /** Hanko's body (`event`, `token`: a JWT of the tenant with `evt` and `data`) plus `data`. */
-async function payloadOf({ event }: ClaimedDelivery): Promise<string> {
-  const token = await signToken(
-    event.tenantId,
-    { evt: event.event, data: event.data },
-    { subject: "hanko webhooks", audience: [await audienceOf(event.tenantId)], expiresIn: 300 },
-  );
-  return JSON.stringify({ event: event.event, token, data: event.data });
+function payloadOf({ event }: ClaimedDelivery): Promise<string> {
+  const now = Date.now();
+  const cached = bodies.get(event.id);
+  if (cached && cached.until > now) return cached.body;
+  const body = (async () => {
+    const token = await signToken(
+      event.tenantId,
+      { evt: event.event, data: event.data },
+      { subject: "hanko webhooks", audience: [await audienceOf(event.tenantId)], expiresIn: 300 },
+    );
+    return JSON.stringify({ event: event.event, token, data: event.data });
+  })();
+  bodies.delete(event.id);
+  bodies.set(event.id, { body, until: now + BODY_REUSE_MS });
+  body.catch(() => bodies.delete(event.id));
+  while (bodies.size > MAX_BODIES) bodies.delete(bodies.keys().next().value!);
+  return body;
 }
 
 /** One HTTP attempt, SSRF guard included (the address is resolved and checked again now). */
