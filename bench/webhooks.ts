@@ -1,7 +1,7 @@
 /**
  * Webhook deliveries per second to a local receiver (issue 15's goal: ≥ 500/s on the embedded default).
  *
- *   npm run bench:deliveries -- [--events 3000] [--concurrency 16] [--db pglite|postgres]
+ *   npm run bench:deliveries -- [--events 3000] [--concurrency 32] [--db pglite|postgres]
  *                            [--signing-algorithm ES256|RS256|EdDSA]
  *
  * One process, as one Sesame instance: a fresh PGlite data folder (or `--db postgres`: DATABASE_URL),
@@ -22,7 +22,7 @@ import { machineInfo, writeResults } from "./lib/meta";
 const { values } = parseArgs({
   options: {
     events: { type: "string", default: "3000" },
-    concurrency: { type: "string", default: "16" },
+    concurrency: { type: "string", default: "32" },
     db: { type: "string", default: "pglite" },
     "signing-algorithm": { type: "string", default: "ES256" },
   },

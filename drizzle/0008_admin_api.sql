@@ -75,6 +75,7 @@ ALTER TABLE "webhooks" ADD CONSTRAINT "webhooks_tenant_id_tenants_id_fk" FOREIGN
 CREATE INDEX "webhook_attempts_delivery" ON "webhook_attempts" USING btree ("delivery_id","attempted_at");--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_due" ON "webhook_deliveries" USING btree ("next_attempt_at") WHERE status = 'pending';--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_tenant_due" ON "webhook_deliveries" USING btree ("tenant_id","next_attempt_at") WHERE status = 'pending';--> statement-breakpoint
+CREATE INDEX "webhook_deliveries_leased" ON "webhook_deliveries" USING btree ("tenant_id") WHERE status = 'pending' and lease_until is not null;--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_finished" ON "webhook_deliveries" USING btree ("updated_at") WHERE status <> 'pending';--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_webhook" ON "webhook_deliveries" USING btree ("webhook_id","created_at");--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_event" ON "webhook_deliveries" USING btree ("event_id");--> statement-breakpoint

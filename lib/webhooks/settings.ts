@@ -51,7 +51,7 @@ export function webhookSettings(): WebhookSettings {
     disableAfterMs: 5 * 24 * HOUR,
     allowPrivate: getConfig().webhooksAllowPrivate,
     dnsTimeoutMs: 3 * SECOND,
-    tenantConcurrency: 4,
+    tenantConcurrency: 16,
     retentionMs: 30 * 24 * HOUR,
     ...holder[KEY],
   };

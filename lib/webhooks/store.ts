@@ -235,20 +235,37 @@ export async function claimDueDeliveries(
   perTenant: number,
 ): Promise<ClaimedDelivery[]> {
   const db = await executor();
-  // The window function ranks the due rows of each tenant after its in-flight ones; only the outer
+  // Per tenant with pending deliveries (found by a loose index scan: one probe per tenant, whatever the
+  // backlog), its in-flight count and its earliest `perTenant` due rows; ranked after the in-flight
+  // ones, so the cost of a claim grows with the number of tenants, not with the queue. Only the outer
   // select (no window function there) locks, and only the rows it picks.
   const due = sql`(
-    with in_flight as (
-      select tenant_id, count(*) as n from webhook_deliveries
-      where status = 'pending' and lease_until >= now()
-      group by tenant_id
+    with recursive tenants_pending as (
+      (select tenant_id from webhook_deliveries where status = 'pending' order by tenant_id limit 1)
+      union all
+      select (
+        select w.tenant_id from webhook_deliveries w
+        where w.status = 'pending' and w.tenant_id > p.tenant_id
+        order by w.tenant_id limit 1
+      )
+      from tenants_pending p where p.tenant_id is not null
     ),
     ranked as (
-      select d.id, d.next_attempt_at,
-        row_number() over (partition by d.tenant_id order by d.next_attempt_at, d.id) + coalesce(f.n, 0) as slot
-      from webhook_deliveries d left join in_flight f on f.tenant_id = d.tenant_id
-      where d.status = 'pending' and d.next_attempt_at <= now()
-        and (d.lease_until is null or d.lease_until < now())
+      select c.id, c.next_attempt_at,
+        row_number() over (partition by p.tenant_id order by c.next_attempt_at, c.id) + f.n as slot
+      from tenants_pending p
+      cross join lateral (
+        select count(*) as n from webhook_deliveries l
+        where l.tenant_id = p.tenant_id and l.status = 'pending' and l.lease_until >= now()
+      ) f
+      cross join lateral (
+        select d.id, d.next_attempt_at from webhook_deliveries d
+        where d.tenant_id = p.tenant_id and d.status = 'pending' and d.next_attempt_at <= now()
+          and (d.lease_until is null or d.lease_until < now())
+        order by d.next_attempt_at, d.id
+        limit ${perTenant}
+      ) c
+      where p.tenant_id is not null
     )
     select d.id from webhook_deliveries d join ranked r on r.id = d.id
     where r.slot <= ${perTenant}

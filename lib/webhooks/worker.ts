@@ -236,7 +236,7 @@ export interface WebhookWorker {
  */
 export function createWebhookWorker(options: WebhookWorkerOptions = {}): WebhookWorker {
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
-  const concurrency = options.concurrency ?? 16;
+  const concurrency = options.concurrency ?? 32;
   const inFlight = new Set<Promise<void>>();
   let timer: NodeJS.Timeout | undefined;
   let dueAt = Infinity;
@@ -257,16 +257,25 @@ export function createWebhookWorker(options: WebhookWorkerOptions = {}): Webhook
     timer.unref?.();
   };
 
+  let pollAgain = false;
   const poll = async () => {
-    if (stopped || polling) return;
+    if (stopped) return;
+    if (polling) {
+      // A claim is running: claim once more right after it (slots freed meanwhile are not forgotten).
+      pollAgain = true;
+      return;
+    }
     polling = true;
-    let full = false;
     try {
       const free = concurrency - inFlight.size;
       if (free > 0) {
         const settings = webhookSettings();
         const claimed = await claimDueDeliveries(free, settings.leaseMs, settings.tenantConcurrency);
-        full = claimed.length === free;
+        // Claim again once half of this batch is done (once half the slots are free, when the claim came
+        // back full): one claim query per half batch, not per delivery. When it took fewer than asked
+        // (an empty queue, or tenants at their in-flight cap), any other completion claims within 25 ms.
+        const full = claimed.length === free;
+        const again = Math.floor((full ? concurrency : claimed.length) / 2);
         for (const item of claimed) {
           const work = processDelivery(item, options.onOutcome)
             .catch((error: unknown) =>
@@ -274,25 +283,20 @@ export function createWebhookWorker(options: WebhookWorkerOptions = {}): Webhook
             )
             .finally(() => {
               inFlight.delete(work);
-              // Claim again once half the slots are free: one claim query per batch, not per delivery.
-              if (full) {
-                if (inFlight.size <= concurrency / 2) schedule(0);
-              } else {
-                // The claim took fewer than asked: the queue is empty, or tenants are at their in-flight
-                // cap. A freed tenant slot is claimed again soon (completions within 25 ms share a claim),
-                // not only at the next poll.
-                schedule(25);
-              }
+              if (inFlight.size <= again) schedule(0);
+              else if (!full) schedule(25);
             });
           inFlight.add(work);
         }
-      } else {
-        full = true;
       }
     } catch (error) {
       getLogger().error({ err: error }, "webhook worker could not claim deliveries");
     } finally {
       polling = false;
+    }
+    if (pollAgain) {
+      pollAgain = false;
+      schedule(0);
     }
     schedule(pollIntervalMs);
   };

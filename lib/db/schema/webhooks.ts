@@ -91,10 +91,14 @@ export const webhookDeliveries = pgTable(
     index("webhook_deliveries_due")
       .on(t.nextAttemptAt)
       .where(sql`status = 'pending'`),
-    // The fair claim ranks each tenant's due deliveries; the retention sweep finds the finished ones.
+    // The fair claim walks the tenants with pending deliveries and takes each one's earliest due rows,
+    // counting its leased ones; the retention sweep finds the finished ones.
     index("webhook_deliveries_tenant_due")
       .on(t.tenantId, t.nextAttemptAt)
       .where(sql`status = 'pending'`),
+    index("webhook_deliveries_leased")
+      .on(t.tenantId)
+      .where(sql`status = 'pending' and lease_until is not null`),
     index("webhook_deliveries_finished")
       .on(t.updatedAt)
       .where(sql`status <> 'pending'`),
