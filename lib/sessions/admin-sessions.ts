@@ -33,7 +33,7 @@ export async function revokeSessionOfUser(
       await requirePlatformUser(tenantId, userId, { lock: true });
       const deleted = await deleteUserSession(tenantId, userId, sessionId);
       if (!deleted) throw new AppError("NOT_FOUND", undefined, { details: ["session not found"] });
-      await emitWebhookEvent(tenantId, "session.delete.admin.revoke", async () => sessionEventData(deleted));
+      await emitWebhookEvent(tenantId, "session.delete.admin.revoke", sessionEventData(deleted));
       await recordAuditEvent(tenantId, {
         ...context,
         type: "session.revoked",

@@ -100,9 +100,9 @@ export async function startSession(
       lifetimeSeconds: lifetime,
     });
     const evicted = await trimSessions(tenant.id, user.id, tenant.platform.session.limit);
-    await emitWebhookEvent(tenant.id, event, async () => sessionEventData(session));
+    await emitWebhookEvent(tenant.id, event, sessionEventData(session));
     for (const row of evicted)
-      await emitWebhookEvent(tenant.id, "session.delete.passive.limit", async () => sessionEventData(row));
+      await emitWebhookEvent(tenant.id, "session.delete.passive.limit", sessionEventData(row));
     return { session, trimmed: evicted.map((row) => row.id) };
   });
   const email = await findPrimaryEmail(tenant.id, user.id);
@@ -220,7 +220,7 @@ export async function endSession(
       details: { sessionId: session.id },
     });
     const event = reason === "logout" ? "session.delete.explicit.logout" : "session.delete.explicit.revoke";
-    await emitWebhookEvent(tenant.id, event, async () => sessionEventData(session));
+    await emitWebhookEvent(tenant.id, event, sessionEventData(session));
   });
 }
 

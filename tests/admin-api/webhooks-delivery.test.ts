@@ -142,6 +142,29 @@ describe("emission (the outbox)", () => {
     await (await executor()).delete(webhookDeliveries).where(eq(webhookDeliveries.tenantId, t.tenant.id));
   });
 
+  it("data at hand goes in one statement: nothing when nobody subscribes or the change rolls back", async () => {
+    const t = await tenantWithWebhook("https://93.184.215.14/a", ["session"]);
+    expect(await emitWebhookEvent(t.tenant.id, "user.create", { id: "nobody listens" })).toBe(0);
+    await expect(
+      transaction(async () => {
+        expect(await emitWebhookEvent(t.tenant.id, "session.create.flow", { id: "s0" })).toBe(1);
+        throw new Error("roll back");
+      }),
+    ).rejects.toThrow("roll back");
+    expect((await deliveriesOf(t, t.webhook.id)).total).toBe(0);
+    expect(await emitWebhookEvent(t.tenant.id, "session.create.flow", { id: "s1" })).toBe(1);
+    const { items } = await deliveriesOf(t, t.webhook.id);
+    expect(items.map((item) => [item.event, item.data])).toEqual([["session.create.flow", { id: "s1" }]]);
+    const events = await (
+      await executor()
+    )
+      .select({ data: webhookEvents.data })
+      .from(webhookEvents)
+      .where(eq(webhookEvents.tenantId, t.tenant.id));
+    expect(events).toEqual([{ data: { id: "s1" } }]);
+    await (await executor()).delete(webhookDeliveries).where(eq(webhookDeliveries.tenantId, t.tenant.id));
+  });
+
   it("loads the data only when an enabled endpoint of the tenant subscribes", async () => {
     const t = await tenantWithWebhook("https://93.184.215.14/a", ["session.delete"]);
     const loads: string[] = [];
