@@ -53,9 +53,12 @@ export async function bootOrExit(): Promise<void> {
  * and its metrics: the queue read at each scrape, each attempt's outcome counted.
  */
 export async function startWebhooks(): Promise<void> {
-  const { onWebhookOutcome, startWebhookWorker, webhookQueueStats } = await import("@/lib/webhooks");
+  const { onWebhookOutcome, releaseDeadLeases, startWebhookWorker, webhookQueueStats } =
+    await import("@/lib/webhooks");
   registerWebhookQueueProbe(webhookQueueStats);
   if (!getConfig().webhooksWorker) return;
+  // The embedded database has one process at a time: leases found now are a dead process's.
+  if ((await getDatabase()).kind === "pglite") await releaseDeadLeases();
   onWebhookOutcome((outcome) => webhookDeliveries.inc({ outcome }));
   startWebhookWorker();
 }

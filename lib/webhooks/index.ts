@@ -29,6 +29,7 @@ export {
   createWebhookWorker,
   onWebhookOutcome,
   processDueDeliveries,
+  releaseDeadLeases,
   startWebhookWorker,
   stopWebhookWorker,
   webhookQueueStats,

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNotNull, lt, or, sql, type SQL } from "drizzle-orm";
 import { executor } from "@/lib/db";
 import {
   webhookAttempts,
@@ -248,6 +248,17 @@ export interface ClaimedDelivery {
   delivery: WebhookDeliveryRow;
   event: WebhookEventRow;
   webhook: WebhookRow;
+}
+
+/** Ends every lease (the deliveries are due again at once); returns how many were held. */
+export async function releaseAllLeases(): Promise<number> {
+  const db = await executor();
+  const rows = await db
+    .update(webhookDeliveries)
+    .set({ leaseUntil: null, leaseToken: null })
+    .where(and(eq(webhookDeliveries.status, "pending"), isNotNull(webhookDeliveries.leaseUntil)))
+    .returning({ id: webhookDeliveries.id });
+  return rows.length;
 }
 
 /**

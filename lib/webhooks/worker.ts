@@ -16,6 +16,7 @@ import {
   markWebhookFailed,
   markWebhookSucceeded,
   queueStats,
+  releaseAllLeases,
   type ClaimedDelivery,
   type FinishedAttempt,
 } from "./store";
@@ -40,6 +41,15 @@ export function onWebhookOutcome(listener: OutcomeListener): () => void {
 function report(outcome: DeliveryOutcome, extra?: OutcomeListener): void {
   for (const listener of holder[LISTENERS] ?? []) listener(outcome);
   extra?.(outcome);
+}
+
+/**
+ * At start-up on the embedded database: its folder lock admits one process only, so every lease found
+ * now belonged to a process that died (kill -9, a crash) and its deliveries are due again at once,
+ * instead of after the lease. Never on Postgres, where leases may belong to live instances.
+ */
+export async function releaseDeadLeases(): Promise<number> {
+  return releaseAllLeases();
 }
 
 /** Depth of the queue (pending deliveries) and the age of the oldest due one, in seconds. */

@@ -20,6 +20,7 @@ import {
   emitWebhookEvent,
   onWebhookOutcome,
   processDueDeliveries,
+  releaseDeadLeases,
   sweepWebhookHistory,
   webhookQueueStats,
   type DeliveryOutcome,
@@ -492,6 +493,23 @@ describe("leases and concurrent workers", () => {
     expect(items[0]!).toMatchObject({ status: "succeeded", attempt_count: 1 });
     expect(items[0]!.attempts).toHaveLength(1);
     expect(items[0]!.attempts[0]!.response).toBe("second");
+  });
+
+  it("releaseDeadLeases (an embedded instance's start) makes leased deliveries due again at once", async () => {
+    const rx = await receiver((_request, response) => void response.writeHead(204).end());
+    const t = await tenantWithWebhook(`${rx.url}/hook`);
+    configureWebhooks({ allowPrivate: true, retrySchedule: [0], jitter: 0 });
+    await emit(t.tenant.id, "user.create");
+    const db = await executor();
+    // As a killed process leaves it: claimed, leased for a minute, never finished.
+    await db
+      .update(webhookDeliveries)
+      .set({ leaseUntil: sql`now() + interval '60 seconds'`, leaseToken: sql`gen_random_uuid()` })
+      .where(eq(webhookDeliveries.tenantId, t.tenant.id));
+    expect(await processDueDeliveries({ limit: 10 })).toBe(0);
+    expect(await releaseDeadLeases()).toBeGreaterThanOrEqual(1);
+    expect(await processDueDeliveries({ limit: 10 })).toBe(1);
+    expect((await deliveriesOf(t, t.webhook.id)).items[0]).toMatchObject({ status: "succeeded" });
   });
 
   it("two workers claiming at once never send the same attempt", async () => {
