@@ -1,5 +1,5 @@
 import { subscriptionsMatching, type WebhookEvent } from "./events";
-import { anyWebhookMatches, insertEventIfSubscribed, insertEventWithDeliveries } from "./store";
+import { anyWebhookMatches, insertEventIfSubscribed } from "./store";
 import { wakeWebhookWorker } from "./wake";
 
 /**
@@ -16,13 +16,10 @@ export async function emitWebhookEvent(
   data: (() => Promise<unknown>) | Record<string, unknown>,
 ): Promise<number> {
   const names = subscriptionsMatching(event);
-  let deliveries: number;
-  if (typeof data === "function") {
-    if (!(await anyWebhookMatches(tenantId, names))) return 0;
-    deliveries = await insertEventWithDeliveries(tenantId, event, await data(), names);
-  } else {
-    deliveries = await insertEventIfSubscribed(tenantId, event, data, names);
-  }
+  // Data still to be read is read only once a subscriber is known to exist.
+  if (typeof data === "function" && !(await anyWebhookMatches(tenantId, names))) return 0;
+  const payload = typeof data === "function" ? await data() : data;
+  const deliveries = await insertEventIfSubscribed(tenantId, event, payload, names);
   if (deliveries > 0) wakeWebhookWorker();
   return deliveries;
 }

@@ -108,32 +108,9 @@ export async function anyWebhookMatches(tenantId: string, names: string[]): Prom
 }
 
 /**
- * Writes the event to the outbox and one pending delivery per matching endpoint, in one statement
- * (joins the caller's transaction). Returns the number of deliveries.
- */
-export async function insertEventWithDeliveries(
-  tenantId: string,
-  event: string,
-  data: unknown,
-  names: string[],
-): Promise<number> {
-  const db = await executor();
-  const result = await db.execute(sql`
-    with event as (
-      insert into webhook_events (tenant_id, event, data)
-      values (${tenantId}, ${event}, ${JSON.stringify(data ?? null)}::jsonb)
-      returning id, tenant_id
-    )
-    insert into webhook_deliveries (tenant_id, webhook_id, event_id)
-    select event.tenant_id, webhooks.id, event.id from webhooks, event
-    where ${matching(tenantId, names)}
-    returning id`);
-  return rowsOf(result).length;
-}
-
-/**
- * The event and one delivery per matching endpoint in one statement, writing nothing when no endpoint
- * matches: for data that costs nothing to have at hand (a session row), one round trip either way.
+ * Writes the event to the outbox and one pending delivery per matching endpoint, in one statement that
+ * writes nothing when no endpoint matches (joins the caller's transaction). Returns the number of
+ * deliveries.
  */
 export async function insertEventIfSubscribed(
   tenantId: string,

@@ -57,14 +57,18 @@ export function webhookQueueStats(): Promise<{ depth: number; oldestPendingSecon
   return queueStats();
 }
 
-// The tenant's token audience (its RP ID), cached briefly: one lookup per tenant, not per delivery.
+/**
+ * The tenant's token audience (its RP ID), kept for 5 s: one lookup per tenant and few seconds, not one
+ * per event; a changed RP ID reaches every instance's tokens within those seconds (docs/webhooks.md).
+ */
 const audiences = new Map<string, { rpId: string; until: number }>();
+const AUDIENCE_MS = 5_000;
 async function audienceOf(tenantId: string): Promise<string> {
   const cached = audiences.get(tenantId);
   if (cached && cached.until > Date.now()) return cached.rpId;
   const tenant = await findTenant(tenantId);
   if (!tenant) throw new Error(`tenant ${tenantId} not found`);
-  audiences.set(tenantId, { rpId: tenant.rpId, until: Date.now() + 60_000 });
+  audiences.set(tenantId, { rpId: tenant.rpId, until: Date.now() + AUDIENCE_MS });
   return tenant.rpId;
 }
 
