@@ -7,6 +7,7 @@
 import { parseArgs } from "node:util";
 import { UAF_CLIENT_COMMANDS } from "./commands/uaf-client/commands";
 import { keyCreate, keyList, keyRevoke } from "./commands/key";
+import { operatorCreate, operatorList, operatorRecover, operatorRemove } from "./commands/operator";
 import { signingKeyList, signingKeyRotate } from "./commands/signing-key";
 import { tenantCreate, tenantList, tenantUpdate } from "./commands/tenant";
 import type { Command } from "./commands/command";
@@ -24,6 +25,10 @@ const COMMANDS: Command[] = [
   keyRevoke,
   signingKeyRotate,
   signingKeyList,
+  operatorCreate,
+  operatorList,
+  operatorRemove,
+  operatorRecover,
   ...UAF_CLIENT_COMMANDS,
 ];
 

@@ -1,5 +1,6 @@
 import { isLocalUrl, type Config } from "@/lib/config";
 import { metricsExposureWarning } from "@/lib/metrics";
+import { consoleUrl } from "@/lib/operators/console-tenant";
 import { DEMO_KEYS_FILE, type DemoTenant } from "./seed-demo-tenant";
 
 function describeDatabase(config: Config): string {
@@ -9,15 +10,35 @@ function describeDatabase(config: Config): string {
 }
 
 /** The human-readable start-up message: where Sesame runs and, in development, the demo keys. */
-export function banner(config: Config, demo: DemoTenant | undefined, created: boolean): string {
+export function banner(
+  config: Config,
+  demo: DemoTenant | undefined,
+  created: boolean,
+  setup?: { url: string | undefined; expiresAt: Date },
+): string {
   const base = config.baseUrl;
   const lines = [
     "",
     `  Sesame is running at ${base}`,
+    `  Console    ${consoleUrl()}`,
     `  Database   ${describeDatabase(config)}`,
     `  API docs   ${base}/docs`,
     `  Health     ${base}/livez  ${base}/readyz`,
   ];
+  if (setup && !setup.url) {
+    lines.push(
+      "",
+      `  No console operator exists yet; another instance printed the setup link (valid until ${setup.expiresAt.toISOString()}).`,
+      "  Or make the owner with: npm run sesame -- operator create --role owner --email <address>",
+    );
+  } else if (setup) {
+    lines.push(
+      "",
+      "  No console operator exists yet. Open this one-time link within 30 minutes to become the owner",
+      `  (valid until ${setup.expiresAt.toISOString()}; a restart prints a new one):`,
+      `    ${setup.url}`,
+    );
+  }
   if (demo) {
     const example = (path: string) => (config.examples !== "off" ? `  (demo: ${base}/examples/${path})` : "");
     lines.push(

@@ -4,6 +4,7 @@ import { getConfig } from "@/lib/config";
 import { getMasterSecret } from "@/lib/crypto";
 import { getDatabase } from "@/lib/db";
 import { getLogger } from "@/lib/log";
+import { consoleTenant, issueSetupLinkIfNeeded } from "@/lib/operators";
 import { sweepExpiredSessions } from "@/lib/sessions";
 import { sweepWebhookHistory } from "@/lib/webhooks";
 import { metricsExposureWarning, registerWebhookQueueProbe, webhookDeliveries } from "@/lib/metrics";
@@ -23,11 +24,14 @@ export async function boot(): Promise<void> {
   getMasterSecret();
   await checkMasterSecret();
   const { demo, created } = await seedDemoTenant();
+  // The console's own tenant follows the base URL; on an empty database, the first owner's setup link.
+  await consoleTenant();
+  const setup = await issueSetupLinkIfNeeded({ replace: database.kind === "pglite" });
   getLogger().info(
     { database: database.kind, ms: Math.round(performance.now() - started) },
     "database open and migrated",
   );
-  process.stdout.write(`${banner(config, demo, created)}\n`);
+  process.stdout.write(`${banner(config, demo, created, setup)}\n`);
   const outbox = outboxWarning(config);
   for (const warning of [outbox, metricsExposureWarning(config)]) {
     if (warning) getLogger().warn(warning.replace(/!!! /g, "").replace(/\n/g, " "));

@@ -11,6 +11,7 @@ export { deleteUserCredential, listUserCredentials, renameUserCredential } from 
 export { findCredentialWithOwner } from "./credential-owner";
 export {
   deleteAllUserCredentialRows,
+  deleteUserCredentialRow,
   findCredential,
   insertCredential,
   recordCredentialUse,

@@ -14,7 +14,7 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
  * Request id (a caller's `X-Request-Id` when it is safe to echo, else a new UUID), client IP and
  * user agent, as audit records and logs want them.
  */
-export function requestContext(req: Request): RequestContext {
+export function requestContext(req: { headers: Headers }): RequestContext {
   const incoming = req.headers.get("x-request-id");
   // scripts/server.mjs appends the socket address as the last entry of every request; the entries
   // before it are believed only from trusted proxies (docs/decisions.md, Client IP).

@@ -1,4 +1,4 @@
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import { executor } from "@/lib/db";
 import { tenants, type TenantRow } from "@/lib/db/schema";
 import { UUID_PATTERN, toTenant, type Tenant } from "./tenant";
@@ -14,13 +14,21 @@ export async function insertTenant(values: NewTenant): Promise<Tenant> {
 export async function findTenant(tenantId: string): Promise<Tenant | undefined> {
   if (!UUID_PATTERN.test(tenantId)) return undefined;
   const db = await executor();
-  const [row] = await db.select().from(tenants).where(eq(tenants.id, tenantId)).limit(1);
+  const [row] = await db
+    .select()
+    .from(tenants)
+    .where(and(eq(tenants.id, tenantId), eq(tenants.system, false)))
+    .limit(1);
   return row ? toTenant(row) : undefined;
 }
 
 export async function selectTenants(): Promise<Tenant[]> {
   const db = await executor();
-  const rows = await db.select().from(tenants).orderBy(asc(tenants.createdAt), asc(tenants.id));
+  const rows = await db
+    .select()
+    .from(tenants)
+    .where(eq(tenants.system, false))
+    .orderBy(asc(tenants.createdAt), asc(tenants.id));
   return rows.map(toTenant);
 }
 
@@ -33,7 +41,7 @@ export async function updateTenantRow(
   const [row] = await db
     .update(tenants)
     .set({ ...values, updatedAt: new Date() })
-    .where(eq(tenants.id, tenantId))
+    .where(and(eq(tenants.id, tenantId), eq(tenants.system, false)))
     .returning();
   return row ? toTenant(row) : undefined;
 }

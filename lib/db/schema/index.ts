@@ -11,3 +11,4 @@ export * from "./mail";
 export * from "./flows";
 export * from "./metadata";
 export * from "./webhooks";
+export * from "./operators";

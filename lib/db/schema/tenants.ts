@@ -1,5 +1,15 @@
 import { sql } from "drizzle-orm";
-import { check, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  check,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 import {
   DEFAULT_AUDIT_LOG_SETTINGS,
   DEFAULT_BRANDING,
@@ -55,10 +65,19 @@ export const tenants = pgTable(
     branding: jsonb("branding").$type<BrandingSettings>().notNull().default(DEFAULT_BRANDING),
     /** Audit log retention. */
     auditLog: jsonb("audit_log").$type<AuditLogSettings>().notNull().default(DEFAULT_AUDIT_LOG_SETTINGS),
+    /**
+     * The console's own tenant (lib/operators): operators' passkeys and sign-in log. Hidden from every
+     * tenant-scoped surface and from tenant listings.
+     */
+    system: boolean("system").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    // At most one system tenant (lib/operators), so racing instances cannot create two.
+    uniqueIndex("tenants_system")
+      .on(t.system)
+      .where(sql`${t.system}`),
     check("tenants_challenge_ttl", sql`${t.challengeTtlSeconds} between 10 and 3600`),
     check("tenants_request_ttl", sql`${t.requestTtlSeconds} between 10 and 600`),
     check("tenants_session_lifetime", sql`${t.sessionLifetimeSeconds} between 60 and 31536000`),

@@ -1,0 +1,156 @@
+import "server-only";
+import { getServerSession } from "next-auth";
+import { headers } from "next/headers";
+import { notFound, redirect } from "next/navigation";
+import { recordAuditEvent, type AuditContext } from "@/lib/audit";
+import { AppError } from "@/lib/errors";
+import { requestContext } from "@/lib/http/request-context";
+import { canSeeTenant, checkOperatorSession, type Operator } from "@/lib/operators";
+import { getTenant, type Tenant } from "@/lib/tenants";
+import { consoleAuthOptions } from "./auth";
+
+/** The signed-in operator of this request, with the audit context of the request (actor: the operator). */
+export interface ConsoleSession {
+  operator: Operator;
+  sessionId: string;
+  /** `actor` is `operator:<id>`: pass it to domain functions so their audit entries name the operator. */
+  context: AuditContext;
+}
+
+/** What a page or action needs: `read` (any role), `write` (owner, admin) or `owner`. */
+export type ConsoleAccess = "read" | "write" | "owner";
+
+/** The live console session of this request, or undefined (no cookie, revoked, idle or too old). */
+export async function currentOperator(): Promise<ConsoleSession | undefined> {
+  const session = await getServerSession(consoleAuthOptions());
+  if (!session?.sid) return undefined;
+  const live = await checkOperatorSession(session.sid);
+  if (!live) return undefined;
+  const context = requestContext({ headers: await headers() });
+  return { ...live, context: { ...context, actor: `operator:${live.operator.id}` } };
+}
+
+function allowed(operator: Operator, access: ConsoleAccess): boolean {
+  if (access === "read") return true;
+  if (access === "owner") return operator.role === "owner";
+  return operator.role === "owner" || operator.role === "admin";
+}
+
+/**
+ * For page loaders: the signed-in operator with at least `access`, else a redirect to the sign-in page
+ * (not signed in) or the not-found page (a role that may not see it: its existence is not revealed).
+ */
+export async function requireOperator(access: ConsoleAccess = "read"): Promise<ConsoleSession> {
+  const session = await currentOperator();
+  if (!session) redirect("/console/sign-in");
+  if (!allowed(session.operator, access)) notFound();
+  return session;
+}
+
+/**
+ * For page loaders: the operator and a tenant they may see with `access`; another tenant is a 404,
+ * exactly like one that does not exist.
+ */
+export async function requireTenant(
+  tenantId: string,
+  access: ConsoleAccess = "read",
+): Promise<ConsoleSession & { tenant: Tenant }> {
+  const session = await requireOperator(access);
+  if (!canSeeTenant(session.operator, tenantId)) notFound();
+  const tenant = await getTenant(tenantId).catch(() => undefined);
+  if (!tenant) notFound();
+  return { ...session, tenant };
+}
+
+/** A console action's answer: data, or an error with messages per field for the form. */
+export type ActionResult<T = undefined> =
+  { ok: true; data: T } | { ok: false; error: string; code?: string; fieldErrors?: Record<string, string> };
+
+class ActionRefused extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Runs a server action for the signed-in operator with `access` (and, with `tenantId`, a tenant they
+ * may see). Signed out, a wrong role or another tenant: refused on the server, whatever the page
+ * showed. Errors become `{ ok: false }` with zod issues per field; unexpected ones are logged by Next.
+ */
+export async function consoleAction<T>(
+  access: ConsoleAccess,
+  tenantId: string | undefined,
+  work: (session: ConsoleSession & { tenant: Tenant | undefined }) => Promise<T>,
+): Promise<ActionResult<T>> {
+  try {
+    const session = await currentOperator();
+    if (!session) throw new ActionRefused("UNAUTHORIZED", "your console session has ended; sign in again");
+    if (!allowed(session.operator, access))
+      throw new ActionRefused("FORBIDDEN", "your role does not allow this");
+    let tenant: Tenant | undefined;
+    if (tenantId !== undefined) {
+      if (!canSeeTenant(session.operator, tenantId)) throw new ActionRefused("NOT_FOUND", "tenant not found");
+      tenant = await getTenant(tenantId);
+    }
+    return { ok: true, data: await work({ ...session, tenant }) };
+  } catch (error) {
+    return actionError(error);
+  }
+}
+
+/** Maps an error to an ActionResult: AppError and zod errors carry their message (and fields). */
+export function actionError(error: unknown): {
+  ok: false;
+  error: string;
+  code?: string;
+  fieldErrors?: Record<string, string>;
+} {
+  if (error instanceof ActionRefused) return { ok: false, error: error.message, code: error.code };
+  if (error instanceof AppError) {
+    const detail = error.details.length > 0 ? `: ${error.details.join("; ")}` : "";
+    return { ok: false, error: `${error.message}${detail}`, code: error.code };
+  }
+  if (isZodError(error)) {
+    const fieldErrors: Record<string, string> = {};
+    for (const issue of error.issues) {
+      const key = issue.path.join(".") || "_";
+      fieldErrors[key] ??= issue.message;
+    }
+    return {
+      ok: false,
+      error: "please correct the highlighted fields",
+      code: "VALIDATION_FAILED",
+      fieldErrors,
+    };
+  }
+  throw error;
+}
+
+function isZodError(error: unknown): error is { issues: { path: PropertyKey[]; message: string }[] } {
+  return (
+    typeof error === "object" &&
+    error !== null &&
+    (error as { name?: string }).name === "ZodError" &&
+    Array.isArray((error as { issues?: unknown }).issues)
+  );
+}
+
+/**
+ * A console action in the tenant's audit log, with the operator as actor: `console.<type>`. Domain
+ * functions that audit on their own get `session.context` instead, whose actor is the operator.
+ */
+export async function auditConsoleAction(
+  session: ConsoleSession,
+  tenantId: string,
+  type: string,
+  details: Record<string, unknown> = {},
+): Promise<void> {
+  await recordAuditEvent(tenantId, {
+    ...session.context,
+    type: `console.${type}`,
+    details: { ...details, operator_email: session.operator.email },
+  });
+}

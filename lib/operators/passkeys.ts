@@ -1,0 +1,200 @@
+import { randomUUID } from "node:crypto";
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
+} from "@simplewebauthn/server";
+import { decodeJwt } from "jose";
+import type { AuditContext } from "@/lib/audit";
+import {
+  finalizeLogin,
+  finalizeRegistration,
+  initializeLogin,
+  initializeRegistration,
+  type CreationOptions,
+} from "@/lib/ceremonies/webauthn";
+import {
+  deleteAllUserCredentialRows,
+  deleteUserCredentialRow,
+  selectUserCredentials,
+  type Credential,
+} from "@/lib/credentials";
+import { executor, transaction } from "@/lib/db";
+import { operators } from "@/lib/db/schema";
+import { AppError, NotFound } from "@/lib/errors";
+import { findUserByExternalId } from "@/lib/users";
+import { eq } from "drizzle-orm";
+import { consoleTenant } from "./console-tenant";
+import {
+  consumeEnrolment,
+  findEnrolment,
+  findOperator,
+  insertFirstOwner,
+  OperatorEmail,
+  operatorsLog,
+  type Operator,
+} from "./operators";
+import { createOperatorSession } from "./sessions";
+
+/**
+ * Operators' passkeys: credentials of the console tenant whose user's external id is the operator id,
+ * registered and verified by the same ceremony code as every tenant's passkeys.
+ */
+
+const invalidLink = () => new AppError("TOKEN_NOT_FOUND", "this link is invalid, used or expired");
+
+/** What an enrolment page shows: whose link it is (null email: the first owner's setup link). */
+export async function describeEnrolment(token: string): Promise<{ email: string | null; setup: boolean }> {
+  const enrolment = await findEnrolment(token);
+  if (!enrolment) throw invalidLink();
+  return { email: enrolment.operator?.email ?? null, setup: enrolment.operator === null };
+}
+
+/** Creation options for the passkey of an enrolment link (`email` only for the setup link). */
+export async function beginEnrolment(
+  token: string,
+  email: string | undefined,
+  context: AuditContext,
+): Promise<CreationOptions> {
+  const enrolment = await findEnrolment(token);
+  if (!enrolment) throw invalidLink();
+  const tenant = await consoleTenant();
+  if (enrolment.operator) {
+    return initializeRegistration(
+      tenant,
+      "registration",
+      { userId: enrolment.operator.id, username: enrolment.operator.email },
+      context,
+    );
+  }
+  const address = OperatorEmail.safeParse(email);
+  if (!address.success) throw new AppError("VALIDATION_FAILED", "enter a valid email address");
+  // The first owner's id is chosen now; the operator row is made when the passkey is registered.
+  return initializeRegistration(
+    tenant,
+    "registration",
+    { userId: randomUUID(), username: address.data },
+    context,
+  );
+}
+
+/**
+ * Registers the passkey of an enrolment link and uses the link up, in one transaction: a failed
+ * registration leaves the link usable; of two racing registrations only one gets it.
+ */
+export async function finishEnrolment(
+  token: string,
+  response: RegistrationResponseJSON,
+  context: AuditContext,
+): Promise<Operator> {
+  const tenant = await consoleTenant();
+  return transaction(async () => {
+    const enrolment = await findEnrolment(token);
+    if (!enrolment || !(await consumeEnrolment(enrolment.id))) throw invalidLink();
+    const { token: proof } = await finalizeRegistration(tenant, "registration", response, context);
+    const subject = decodeJwt(proof).sub ?? "";
+    let operator: Operator;
+    if (enrolment.operator) {
+      if (subject !== enrolment.operator.id) throw invalidLink();
+      operator = enrolment.operator;
+    } else {
+      const user = await findUserByExternalId(tenant.id, subject);
+      if (!user?.username) throw invalidLink();
+      operator = await insertFirstOwner(subject, user.username);
+    }
+    await operatorsLog(
+      enrolment.operator ? "operator.passkey.enrolled" : "operator.setup.completed",
+      `operator:${operator.id}`,
+      { operator_id: operator.id, email: operator.email },
+      context,
+    );
+    return operator;
+  });
+}
+
+/** Options for a discoverable sign-in (also conditional UI): any operator passkey. */
+export async function beginSignIn(context: AuditContext): Promise<PublicKeyCredentialRequestOptionsJSON> {
+  return initializeLogin(await consoleTenant(), "login", {}, context);
+}
+
+/** Verifies an operator's assertion and opens a console session; Unauthorized on any failure. */
+export async function finishSignIn(
+  response: AuthenticationResponseJSON,
+  context: AuditContext,
+): Promise<{ operator: Operator; sessionId: string }> {
+  const tenant = await consoleTenant();
+  const { token } = await finalizeLogin(tenant, "login", response, context);
+  const operator = await findOperator(decodeJwt(token).sub ?? "");
+  if (!operator) throw new AppError("UNAUTHORIZED", "this passkey belongs to no operator");
+  const db = await executor();
+  await db.update(operators).set({ lastSignInAt: new Date() }).where(eq(operators.id, operator.id));
+  const sessionId = await createOperatorSession(operator.id, context);
+  await operatorsLog(
+    "operator.signed_in",
+    `operator:${operator.id}`,
+    { operator_id: operator.id, email: operator.email },
+    context,
+  );
+  return { operator, sessionId };
+}
+
+/** Creation options for one more passkey of the signed-in operator. */
+export async function beginAddPasskey(operator: Operator, context: AuditContext): Promise<CreationOptions> {
+  return initializeRegistration(
+    await consoleTenant(),
+    "registration",
+    { userId: operator.id, username: operator.email },
+    context,
+  );
+}
+
+export async function finishAddPasskey(
+  operator: Operator,
+  response: RegistrationResponseJSON,
+  context: AuditContext,
+): Promise<void> {
+  const tenant = await consoleTenant();
+  await transaction(async () => {
+    const { token } = await finalizeRegistration(tenant, "registration", response, context);
+    if (decodeJwt(token).sub !== operator.id)
+      throw new AppError("CHALLENGE_NOT_FOUND", "the registration was started by another operator");
+    await operatorsLog(
+      "operator.passkey.added",
+      `operator:${operator.id}`,
+      { operator_id: operator.id },
+      context,
+    );
+  });
+}
+
+export async function listOperatorPasskeys(operatorId: string): Promise<Credential[]> {
+  const tenant = await consoleTenant();
+  const user = await findUserByExternalId(tenant.id, operatorId);
+  return user ? selectUserCredentials(tenant.id, user.id) : [];
+}
+
+/** Removes one of the operator's passkeys; the last one stays (it is the only way in). */
+export async function removeOperatorPasskey(operator: Operator, credentialId: string, context: AuditContext) {
+  const tenant = await consoleTenant();
+  await transaction(async () => {
+    const user = await findUserByExternalId(tenant.id, operator.id);
+    const passkeys = user ? await selectUserCredentials(tenant.id, user.id) : [];
+    if (!user || !passkeys.some((passkey) => passkey.id === credentialId))
+      throw new NotFound("passkey not found");
+    if (passkeys.length <= 1)
+      throw new AppError("CONFLICT", "your last passkey cannot be removed; add another first");
+    await deleteUserCredentialRow(tenant.id, user.id, credentialId);
+    await operatorsLog(
+      "operator.passkey.removed",
+      `operator:${operator.id}`,
+      { operator_id: operator.id, credential_id: credentialId },
+      context,
+    );
+  });
+}
+
+export async function deleteOperatorPasskeys(operatorId: string): Promise<void> {
+  const tenant = await consoleTenant();
+  const user = await findUserByExternalId(tenant.id, operatorId);
+  if (user) await deleteAllUserCredentialRows(tenant.id, user.id);
+}
