@@ -1,0 +1,83 @@
+import fs from "node:fs";
+import path from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+import { expectAccessible } from "./browser-journey";
+import { enrol, pageWithAuthenticator, startConsoleServer, type ConsoleServer } from "./console-support";
+
+/**
+ * Every console page passes axe (WCAG 2.2 A and AA: no serious or critical violation) at 1280 px in the
+ * light theme and at 375 px in the dark theme, and each is kept as a screenshot among the test artefacts.
+ */
+let server: ConsoleServer;
+let demo: { tenantId: string; keys: { admin: string } };
+
+test.beforeAll(async () => {
+  server = await startConsoleServer("console-a11y");
+  demo = JSON.parse(fs.readFileSync(path.join(server.dataDir, "demo-keys.json"), "utf8")) as typeof demo;
+});
+test.afterAll(async () => {
+  await server?.stop();
+});
+
+async function admin(method: string, route: string, body?: unknown): Promise<Record<string, unknown>> {
+  const response = await fetch(`${server.base}/t/${demo.tenantId}/admin${route}`, {
+    method,
+    headers: { Authorization: `Bearer ${demo.keys.admin}`, "Content-Type": "application/json" },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  expect(response.status, `${method} ${route}`).toBeLessThan(300);
+  return (await response.json()) as Record<string, unknown>;
+}
+
+async function check(page: Page, name: string, url: string): Promise<void> {
+  for (const view of [
+    { width: 1280, height: 900, scheme: "light" as const },
+    { width: 375, height: 812, scheme: "dark" as const },
+  ]) {
+    await page.setViewportSize({ width: view.width, height: view.height });
+    await page.emulateMedia({ colorScheme: view.scheme });
+    const response = await page.goto(url);
+    expect(response?.status(), url).toBe(200);
+    await expect(page.locator("h1").first()).toBeVisible();
+    // No sideways scrolling of the page itself at 375 px (wide tables scroll inside their box).
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, `${name} at ${view.width}px overflows by ${overflow}px`).toBeLessThanOrEqual(1);
+    await expectAccessible(page, `${name} at ${view.width}px (${view.scheme})`);
+    await test.info().attach(`${name}-${view.width}-${view.scheme}.png`, {
+      body: await page.screenshot({ fullPage: true }),
+      contentType: "image/png",
+    });
+  }
+}
+
+test("every console page is accessible and fits a phone, in light and dark", async ({ browser }) => {
+  test.setTimeout(180_000);
+  const user = await admin("POST", "/users", { emails: [{ address: "ada@example.com", is_primary: true }] });
+  const context = await browser.newContext();
+  const page = await pageWithAuthenticator(context);
+
+  const signedOut = await browser.newContext();
+  const visitor = await signedOut.newPage();
+  await check(visitor, "sign-in", `${server.base}/console/sign-in`);
+  await check(visitor, "enroll-invalid", `${server.base}/console/enroll#not-a-valid-token-at-all`);
+  await signedOut.close();
+
+  await enrol(page, server.setupUrl, "owner@sesame.test");
+  const tenant = `${server.base}/console/tenants/${demo.tenantId}`;
+  const pages: [string, string][] = [
+    ["overview", `${server.base}/console`],
+    ["tenants", `${server.base}/console/tenants`],
+    ["tenant-new", `${server.base}/console/tenants/new`],
+    ["tenant-settings", tenant],
+    ["keys", `${tenant}/keys`],
+    ["users", `${tenant}/users`],
+    ["user", `${tenant}/users/${String(user.id)}`],
+    ["webhooks", `${tenant}/webhooks`],
+    ["audit", `${tenant}/audit`],
+    ["analytics", `${tenant}/analytics`],
+    ["operators", `${server.base}/console/operators`],
+    ["account", `${server.base}/console/account`],
+  ];
+  for (const [name, url] of pages) await check(page, name, url);
+  await context.close();
+});
