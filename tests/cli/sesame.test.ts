@@ -312,6 +312,31 @@ describe("npm run sesame", { timeout: 300_000 }, () => {
     expect(notFound.stderr).toContain("Tenant not found");
   });
 
+  it("creates, lists, recovers and removes console operators", () => {
+    const email = `op-${Date.now()}@cli.test`;
+    const created = sesame("operator", "create", "--email", email, "--role", "viewer", "--json");
+    expect(created.code, created.stderr).toBe(0);
+    const { operator, enrolment } = JSON.parse(created.stdout);
+    expect(operator).toMatchObject({ email, role: "viewer", tenantIds: [] });
+    // A one-time link whose token rides in the fragment, valid 30 minutes.
+    expect(enrolment.url).toMatch(/^http:\/\/localhost:\d+\/console\/enroll#[A-Za-z0-9_-]{43}$/);
+    expect(new Date(enrolment.expiresAt).getTime() - Date.now()).toBeGreaterThan(29 * 60_000);
+
+    const recovered = sesame("operator", "recover", "--email", email);
+    expect(recovered.code, recovered.stderr).toBe(0);
+    expect(recovered.stdout).toMatch(/\/console\/enroll#[A-Za-z0-9_-]{43}/);
+    expect(recovered.stdout).not.toContain(enrolment.url);
+
+    const removed = sesame("operator", "remove", "--email", email);
+    expect(removed.code, removed.stderr).toBe(0);
+    const listed = JSON.parse(sesame("operator", "list", "--json").stdout);
+    expect(listed.operators.map((o: { email: string }) => o.email)).not.toContain(email);
+
+    const badRole = sesame("operator", "create", "--email", "x@cli.test", "--role", "root");
+    expect(badRole.code).toBe(2);
+    expect(badRole.stderr).toContain("--role must be one of owner, admin, viewer");
+  });
+
   it("prints help", () => {
     const help = sesame("--help");
     expect(help.code).toBe(0);
