@@ -1,4 +1,9 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { freePort } from "../../scripts/lib/postgres";
+import { SERVER, startProcess } from "./server-process";
 import {
   enrol,
   pageWithAuthenticator,
@@ -36,4 +41,31 @@ test("the first-start setup link registers the owner's passkey, who signs out an
   await signIn(page, server.base);
   await expect(page.getByTestId("operator-email")).toContainText("owner@sesame.test");
   await context.close();
+});
+
+test("with SESAME_ADMIN_PORT the console lives on the admin port only, passkeys included", async ({
+  browser,
+}) => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sesame-console-admin-port-"));
+  const [port, adminPort] = [await freePort(), await freePort()];
+  const split = startProcess(SERVER, {
+    PORT: String(port),
+    SESAME_ADMIN_PORT: String(adminPort),
+    SESAME_DATA_DIR: dataDir,
+    DATABASE_URL: "",
+  });
+  try {
+    const output = await split.waitFor(/\/console\/enroll#[A-Za-z0-9_-]+/);
+    const setupUrl = /(http:\/\/\S+\/console\/enroll#[A-Za-z0-9_-]+)/.exec(output)![1]!;
+    expect(setupUrl).toContain(`http://localhost:${adminPort}/console/enroll#`);
+    expect((await fetch(`http://localhost:${port}/console/sign-in`)).status).toBe(404);
+
+    const context = await browser.newContext();
+    const page = await pageWithAuthenticator(context);
+    await enrol(page, setupUrl, "owner@admin-port.test");
+    await expect(page).toHaveURL(`http://localhost:${adminPort}/console`);
+    await context.close();
+  } finally {
+    await split.stop();
+  }
 });
