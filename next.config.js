@@ -18,6 +18,24 @@ const config = {
         ],
       },
       {
+        // The console: never framed (its confirmation dialogs are one click from a change), and its
+        // URLs (enrolment pages, filters) are not sent to other sites.
+        source: "/console/:path*",
+        headers: [
+          { key: "X-Frame-Options", value: "DENY" },
+          { key: "Content-Security-Policy", value: "frame-ancestors 'none'" },
+          { key: "Referrer-Policy", value: "same-origin" },
+        ],
+      },
+      {
+        source: "/console",
+        headers: [
+          { key: "X-Frame-Options", value: "DENY" },
+          { key: "Content-Security-Policy", value: "frame-ancestors 'none'" },
+          { key: "Referrer-Policy", value: "same-origin" },
+        ],
+      },
+      {
         // The API reference loads nothing from outside Sesame (Redoc would fetch its logo from a CDN).
         source: "/docs",
         headers: [

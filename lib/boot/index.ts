@@ -4,7 +4,7 @@ import { getConfig } from "@/lib/config";
 import { getMasterSecret } from "@/lib/crypto";
 import { getDatabase } from "@/lib/db";
 import { getLogger } from "@/lib/log";
-import { consoleTenant, issueSetupLinkIfNeeded } from "@/lib/operators";
+import { consoleTenant, issueSetupLinkIfNeeded, sweepOperatorRecords } from "@/lib/operators";
 import { sweepExpiredSessions } from "@/lib/sessions";
 import { sweepWebhookHistory } from "@/lib/webhooks";
 import { metricsExposureWarning, registerWebhookQueueProbe, webhookDeliveries } from "@/lib/metrics";
@@ -88,6 +88,13 @@ export function startHousekeeping(): void {
     intervalMs: 5 * MINUTE,
     jitterMs: MINUTE,
     run: () => sweepExpiredSessions(),
+  });
+  startBackgroundTask({
+    name: "console sessions and links",
+    firstDelayMs: 50_000,
+    intervalMs: 30 * MINUTE,
+    jitterMs: MINUTE,
+    run: () => sweepOperatorRecords(),
   });
   startBackgroundTask({
     name: "webhook history",

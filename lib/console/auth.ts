@@ -2,7 +2,6 @@ import "server-only";
 import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
 import type { AuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
-import { getConfig } from "@/lib/config";
 import { deriveKey } from "@/lib/crypto";
 import { requestContext } from "@/lib/http/request-context";
 import {
@@ -39,11 +38,12 @@ declare module "next-auth/jwt" {
 export function consoleAuthOptions(): AuthOptions {
   // next-auth 4 reads its base path and origin from NEXTAUTH_URL.
   process.env.NEXTAUTH_URL = consoleUrl("/api/auth");
-  const secure = new URL(getConfig().baseUrl).protocol === "https:";
+  const secure = new URL(consoleUrl()).protocol === "https:";
   return {
     secret: deriveKey("console-auth", "next-auth").toString("base64url"),
     useSecureCookies: secure,
     session: { strategy: "jwt", maxAge: CONSOLE_SESSION_ABSOLUTE_SECONDS },
+    cookies: consoleCookies(secure),
     pages: { signIn: "/console/sign-in", error: "/console/sign-in" },
     providers: [
       CredentialsProvider({
@@ -82,6 +82,21 @@ export function consoleAuthOptions(): AuthOptions {
         if (token?.sid) await revokeOperatorSession(token.sid);
       },
     },
+  };
+}
+
+/**
+ * The console's cookies are its own: own names, and paths under /console, so a browser never sends them
+ * to the public surfaces (with SESAME_ADMIN_PORT the public port shares the host, and cookies ignore
+ * ports). `__Secure-` on https (`__Host-` would force `Path=/`).
+ */
+function consoleCookies(secure: boolean): AuthOptions["cookies"] {
+  const prefix = secure ? "__Secure-" : "";
+  const options = (path: string) => ({ httpOnly: true, sameSite: "lax" as const, path, secure });
+  return {
+    sessionToken: { name: `${prefix}sesame-console.session`, options: options("/console") },
+    callbackUrl: { name: `${prefix}sesame-console.callback-url`, options: options("/console") },
+    csrfToken: { name: `${prefix}sesame-console.csrf`, options: options(CONSOLE_AUTH_PATH) },
   };
 }
 

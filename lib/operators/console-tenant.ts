@@ -20,9 +20,12 @@ export function consoleUrl(path = ""): string {
   return `${consoleOrigin()}/console${path}`;
 }
 
+/**
+ * Operators' passkeys are bound to the console's origin only: with SESAME_ADMIN_PORT set, a ceremony made
+ * on the public port (where every tenant's pages run) does not count, whatever script ran it.
+ */
 function consoleRelyingParty(): { rpId: string; origins: string[] } {
-  const base = new URL(getConfig().baseUrl);
-  return { rpId: base.hostname, origins: [...new Set([base.origin, consoleOrigin()])] };
+  return { rpId: new URL(getConfig().baseUrl).hostname, origins: [consoleOrigin()] };
 }
 
 /**

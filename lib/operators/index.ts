@@ -35,4 +35,5 @@ export {
   checkOperatorSession,
   revokeAllOperatorSessions,
   revokeOperatorSession,
+  sweepOperatorRecords,
 } from "./sessions";

@@ -183,8 +183,10 @@ export async function removeOperator(operatorId: string, actor: string): Promise
   });
 }
 
+/** Owners are counted under one lock, so two concurrent demotions or removals cannot leave none. */
 async function ownerCount(): Promise<number> {
   const db = await executor();
+  await db.execute(sql`select pg_advisory_xact_lock(hashtext('sesame.console.owners'))`);
   const [row] = await db.select({ n: count() }).from(operators).where(eq(operators.role, "owner"));
   return row?.n ?? 0;
 }

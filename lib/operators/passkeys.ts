@@ -22,6 +22,7 @@ import {
 import { executor, transaction } from "@/lib/db";
 import { operators } from "@/lib/db/schema";
 import { AppError, NotFound } from "@/lib/errors";
+import { consumeRateLimit } from "@/lib/rate-limit";
 import { findUserByExternalId } from "@/lib/users";
 import { eq } from "drizzle-orm";
 import { consoleTenant } from "./console-tenant";
@@ -123,6 +124,8 @@ export async function finishSignIn(
   context: AuditContext,
 ): Promise<{ operator: Operator; sessionId: string }> {
   const tenant = await consoleTenant();
+  // Bounded per IP like the options: a flood of bogus assertions cannot fill the operators' log.
+  await consumeRateLimit(tenant, "webauthn_login", { ip: context.ip ?? null, audit: context });
   const { token } = await finalizeLogin(tenant, "login", response, context);
   const operator = await findOperator(decodeJwt(token).sub ?? "");
   if (!operator) throw new AppError("UNAUTHORIZED", "this passkey belongs to no operator");

@@ -1,7 +1,7 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, lt } from "drizzle-orm";
 import type { AuditContext } from "@/lib/audit";
 import { executor } from "@/lib/db";
-import { operatorSessions } from "@/lib/db/schema";
+import { operatorEnrolments, operatorSessions } from "@/lib/db/schema";
 import { findOperator, operatorsLog, type Operator } from "./operators";
 
 /** A console session ends 12 hours after sign-in, or after 30 minutes without a request. */
@@ -73,4 +73,18 @@ export async function revokeAllOperatorSessions(operator: Operator, context: Aud
     context,
   );
   return rows.length;
+}
+
+/** Housekeeping: console sessions past their 12 hours and enrolment links expired a day ago go. */
+export async function sweepOperatorRecords(now = new Date()): Promise<number> {
+  const db = await executor();
+  const sessions = await db
+    .delete(operatorSessions)
+    .where(lt(operatorSessions.createdAt, new Date(now.getTime() - CONSOLE_SESSION_ABSOLUTE_SECONDS * 1000)))
+    .returning({ id: operatorSessions.id });
+  const links = await db
+    .delete(operatorEnrolments)
+    .where(lt(operatorEnrolments.expiresAt, new Date(now.getTime() - 86_400_000)))
+    .returning({ id: operatorEnrolments.id });
+  return sessions.length + links.length;
 }
