@@ -175,7 +175,7 @@ export default async function AuditLogPage({
                 <Td className="whitespace-nowrap">{entry.ip ?? "—"}</Td>
                 <Td>
                   <EntryDrawer
-                    label={`Details of ${entry.type} at ${entry.createdAt.toISOString()}`}
+                    label={`View details of ${entry.type} at ${entry.createdAt.toISOString()}`}
                     title={entry.type}
                     json={entryJson(entry)}
                   />
