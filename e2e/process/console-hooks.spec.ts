@@ -74,6 +74,7 @@ test("webhooks: create with the event hierarchy, secret once, test event deliver
   await page.getByRole("button", { name: "Create webhook" }).click();
   const secret = page.getByTestId("secret-value");
   await expect(secret).toHaveText(/^whsec_/);
+  const firstSecret = await secret.textContent();
   await page.getByRole("button", { name: "Done" }).click();
   await expect(page).toHaveURL(/\/webhooks\/[0-9a-f-]{36}$/);
   await expect(page.getByTestId("secret-value")).toHaveCount(0);
@@ -145,6 +146,29 @@ test("webhooks: create with the event hierarchy, secret once, test event deliver
   // The export is audited with the operator as actor.
   await page.goto(`${base}/audit?type=console.audit_log.exported`);
   await expect(page.getByTestId("audit-row")).toHaveCount(1);
+
+  // Edit, disable and enable, rotate the secret (shown once), delete.
+  await page.goto(`${base}/webhooks`);
+  await page.getByRole("link", { name: receiver.url }).click();
+  await page.getByRole("checkbox", { name: /^session and everything below/ }).check();
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.getByTestId("toast").filter({ hasText: "Webhook saved" })).toBeVisible();
+  await expect(page.getByText("user, session", { exact: true })).toBeVisible();
+  await page.getByRole("button", { name: "Disable", exact: true }).click();
+  await expect(page.getByText("Disabled", { exact: true })).toBeVisible();
+  await page.getByRole("button", { name: "Enable", exact: true }).click();
+  await expect(page.getByText("Enabled", { exact: true })).toBeVisible();
+  await page.getByRole("button", { name: "Rotate secret" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Rotate secret" }).click();
+  const rotated = page.getByTestId("secret-value");
+  await expect(rotated).toHaveText(/^whsec_/);
+  expect(await rotated.textContent()).not.toBe(firstSecret);
+  await page.getByRole("button", { name: "Done" }).click();
+  await expect(page.getByTestId("secret-value")).toHaveCount(0);
+  await page.getByRole("button", { name: "Delete", exact: true }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Delete webhook" }).click();
+  await expect(page).toHaveURL(/\/webhooks$/);
+  await expect(page.getByText("No webhooks yet")).toBeVisible();
 
   // Signed out: the export and the pages are refused.
   const anonymous = await playwright.request.newContext();

@@ -47,7 +47,6 @@ export function WebhookControls({
       </Button>
       <Button
         variant="secondary"
-        aria-pressed={!enabled}
         disabled={toggle.pending}
         onClick={() => void toggle.run(tenantId, webhookId, !enabled)}
       >
