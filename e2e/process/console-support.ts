@@ -6,8 +6,26 @@ export interface ConsoleServer extends JourneyServer {
   setupUrl: string;
 }
 
-export async function startConsoleServer(name: string): Promise<ConsoleServer> {
-  const journey = await startJourneyServer(name);
+/**
+ * `env` (optional) is added to the server's environment (e.g. `SESAME_WEBHOOKS_ALLOW_PRIVATE: "true"` for a
+ * receiver on loopback): the server process inherits this process's environment, so it is set only while
+ * the server is spawned and restored after.
+ */
+export async function startConsoleServer(
+  name: string,
+  env: Record<string, string> = {},
+): Promise<ConsoleServer> {
+  const saved = Object.fromEntries(Object.keys(env).map((key) => [key, process.env[key]]));
+  Object.assign(process.env, env);
+  let journey: JourneyServer;
+  try {
+    journey = await startJourneyServer(name);
+  } finally {
+    for (const [key, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+  }
   const output = await journey.server.waitFor(/\/console\/enroll#[A-Za-z0-9_-]+/);
   const setupUrl = /(http:\/\/\S+\/console\/enroll#[A-Za-z0-9_-]+)/.exec(output)![1]!;
   return { ...journey, setupUrl };

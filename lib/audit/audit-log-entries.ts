@@ -30,6 +30,8 @@ export interface AuditLogEntry {
   requestId: string | null;
   ip: string | null;
   userAgent: string | null;
+  /** Who acted, as recorded: a user id, `api_key:<id>`, `operator:<id>`, `cli` or `system`; null when none. */
+  actor: string | null;
   /** The actor when it is a user (a UUID); API keys (`api_key:<id>`), `cli` and `system` are not. */
   actorUserId: string | null;
   /** That user's primary address today (not at the time of the event); null when none. */
@@ -112,6 +114,7 @@ export async function entriesOf(tenantId: string, rows: AuditLogRow[]): Promise<
       requestId: row.requestId,
       ip: row.ip,
       userAgent: row.userAgent,
+      actor: row.actor,
       actorUserId,
       actorEmail: (actorUserId && addresses.get(actorUserId)) ?? null,
       details: row.details,

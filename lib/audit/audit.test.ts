@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createTestTenant } from "@/tests/helpers/tenants";
-import { listAuditEvents, recordAuditEvent } from ".";
+import { listAuditEvents, queryAuditLogs, recordAuditEvent } from ".";
 
 describe("audit log", () => {
   it("records tenant, type, actor, IP, user agent, request id and details", async () => {
@@ -68,6 +68,19 @@ describe("audit log", () => {
     const { tenant } = await createTestTenant();
     await expect(listAuditEvents(tenant.id, { cursor: "garbage" })).rejects.toMatchObject({
       code: "BAD_REQUEST",
+    });
+  });
+
+  it("lists entries with their recorded actor, filtered by type prefix and by that actor", async () => {
+    const { tenant } = await createTestTenant();
+    await recordAuditEvent(tenant.id, { type: "webhook.created", actor: "operator:abc" });
+    await recordAuditEvent(tenant.id, { type: "user.created", actor: "system" });
+    const listing = await queryAuditLogs(tenant.id, { types: ["webhook.*"], actorUserId: "operator:abc" });
+    expect(listing.total).toBe(1);
+    expect(listing.entries[0]).toMatchObject({
+      type: "webhook.created",
+      actor: "operator:abc",
+      actorUserId: null,
     });
   });
 });

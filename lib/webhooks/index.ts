@@ -40,3 +40,4 @@ export {
 export { configureWebhooks, DEFAULT_RETRY_SCHEDULE, type WebhookSettings } from "./settings";
 export { isAllowedAddress } from "./ssrf";
 export { sweepWebhookHistory } from "./retention";
+export { getDelivery } from "./get-delivery";
