@@ -205,7 +205,18 @@ export function ConfirmDialog({
 }
 
 /** A secret shown exactly once, with a copy button; it is gone from the page after "Done". */
-export function SecretOnce({ label, value, onDone }: { label: string; value: string; onDone: () => void }) {
+export function SecretOnce({
+  label,
+  value,
+  onDone,
+  note = "Copy it now: it is shown only this once.",
+}: {
+  label: string;
+  value: string;
+  onDone: () => void;
+  /** Why it is not shown again (a hash is kept, or it is sealed for signing). */
+  note?: string;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => ref.current?.showModal(), []);
   return (
@@ -218,9 +229,7 @@ export function SecretOnce({ label, value, onDone }: { label: string; value: str
       <h2 id="secret-once-title" className="text-lg font-semibold">
         {label}
       </h2>
-      <p className="mt-2 text-sm text-slate-600 dark:text-slate-300">
-        Copy it now: it is shown only this once and Sesame keeps only a hash.
-      </p>
+      <p className="mt-2 text-sm text-slate-600 dark:text-slate-300">{note}</p>
       <div className="mt-4 flex flex-wrap items-center gap-2">
         <code
           data-testid="secret-value"
