@@ -183,6 +183,7 @@ export function AdoptionChart({
               innerRadius="60%"
               outerRadius="90%"
               stroke="none"
+              rootTabIndex={-1}
               isAnimationActive={false}
             >
               {data.map((slice) => (

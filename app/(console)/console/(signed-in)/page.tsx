@@ -64,7 +64,15 @@ export default async function OverviewPage() {
         ) : (
           <Table
             caption="Tenants with their users, and sign-ups and logins of the last 30 days"
-            head={["Tenant", "Users", "Sign-ups (30 days)", "Logins (30 days)", ""]}
+            head={[
+              "Tenant",
+              "Users",
+              "Sign-ups (30 days)",
+              "Logins (30 days)",
+              <span key="links" className="sr-only">
+                Links
+              </span>,
+            ]}
           >
             {tenants.map((tenant) => {
               const entry = byTenant.get(tenant.id);
