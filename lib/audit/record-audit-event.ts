@@ -1,3 +1,6 @@
+// The rollup's recorder only (not the module's index, whose queries import modules that import this one).
+import { isCounted, recordAnalytics } from "@/lib/analytics/record";
+import { transaction } from "@/lib/db";
 import type { AuditLogRow } from "@/lib/db/schema";
 import { countAuditEvent } from "@/lib/metrics";
 import { insertAuditLog } from "./store";
@@ -22,9 +25,21 @@ export type AuditContext = Pick<AuditEvent, "actor" | "ip" | "userAgent" | "requ
 const MAX_TEXT = 512;
 const clip = (value: string | null | undefined) => (value == null ? null : value.slice(0, MAX_TEXT));
 
-/** Appends one event to the tenant's audit log. Call it for every success and failure of an auth event. */
+/**
+ * Appends one event to the tenant's audit log. Call it for every success and failure of an auth event.
+ * A sign-up or login also bumps the console's daily counters (lib/analytics), in the same transaction.
+ */
 export async function recordAuditEvent(tenantId: string, event: AuditEvent): Promise<AuditLogRow> {
   countAuditEvent(event.type); // sesame_ceremonies_total (lib/metrics)
+  if (!isCounted(event)) return insertEvent(tenantId, event);
+  return transaction(async () => {
+    const row = await insertEvent(tenantId, event);
+    await recordAnalytics(tenantId, event, row.createdAt);
+    return row;
+  });
+}
+
+function insertEvent(tenantId: string, event: AuditEvent): Promise<AuditLogRow> {
   return insertAuditLog({
     tenantId,
     type: event.type,

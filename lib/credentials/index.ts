@@ -18,3 +18,4 @@ export {
   selectUserCredentials,
 } from "./store";
 export { deleteCredentialOfUser, getCredentialOfUser, listCredentialsOfUser } from "./admin-credentials";
+export { usersWithPasskeys } from "./passkey-holders";

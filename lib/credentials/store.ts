@@ -1,6 +1,7 @@
-import { and, asc, eq, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { executor } from "@/lib/db";
 import { webauthnCredentials } from "@/lib/db/schema";
+import { UUID_PATTERN } from "@/lib/tenants/tenant";
 import type { Credential } from "./credential";
 
 type NewCredential = typeof webauthnCredentials.$inferInsert;
@@ -132,4 +133,22 @@ export async function deleteAllUserCredentialRows(tenantId: string, userId: stri
     .where(and(eq(webauthnCredentials.tenantId, tenantId), eq(webauthnCredentials.userId, userId)))
     .returning({ id: webauthnCredentials.id });
   return rows.map((row) => row.id);
+}
+
+/** Which of these users have at least one passkey (an MFA-only key does not count); ids that are not UUIDs are skipped. */
+export async function selectUsersWithPasskeys(tenantId: string, userIds: string[]): Promise<string[]> {
+  const ids = userIds.filter((id) => UUID_PATTERN.test(id));
+  if (ids.length === 0) return [];
+  const db = await executor();
+  const rows = await db
+    .selectDistinct({ userId: webauthnCredentials.userId })
+    .from(webauthnCredentials)
+    .where(
+      and(
+        eq(webauthnCredentials.tenantId, tenantId),
+        eq(webauthnCredentials.isMfa, false),
+        inArray(webauthnCredentials.userId, ids),
+      ),
+    );
+  return rows.map((row) => row.userId);
 }

@@ -1,4 +1,5 @@
 export {
+  countUsersByTenant,
   findUser,
   findUserByExternalId,
   insertUser,

@@ -187,3 +187,15 @@ export async function updatePlatformUser(
     .returning();
   return row ? toUser(row) : undefined;
 }
+
+/** How many users (platform and Passkey API) each of these tenants has; a tenant without users is absent. */
+export async function countUsersByTenant(tenantIds: string[]): Promise<Map<string, number>> {
+  if (tenantIds.length === 0) return new Map();
+  const db = await executor();
+  const rows = await db
+    .select({ tenantId: users.tenantId, count: sql<number>`count(*)::int` })
+    .from(users)
+    .where(inArray(users.tenantId, tenantIds))
+    .groupBy(users.tenantId);
+  return new Map(rows.map((row) => [row.tenantId, Number(row.count)]));
+}

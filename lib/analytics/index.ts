@@ -1,0 +1,11 @@
+export { classifyEvent, LOGIN_METHODS, type LoginMethod, type Metric } from "./classify";
+export type { Bucket } from "./days";
+export { isCounted, recordAnalytics } from "./record";
+export {
+  lastDays,
+  overviewCounts,
+  tenantAnalytics,
+  type AnalyticsPoint,
+  type TenantAnalytics,
+  type TenantOverview,
+} from "./queries";

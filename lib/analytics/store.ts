@@ -1,0 +1,89 @@
+import { and, eq, gte, inArray, lte, sql } from "drizzle-orm";
+import { executor } from "@/lib/db";
+import { analyticsActiveUsers, analyticsDaily } from "@/lib/db/schema";
+
+/** Rows per counter: concurrent increments of one counter spread over this many rows. */
+export const SHARDS = 8;
+
+/**
+ * One statement: adds 1 to the day's counter in a random shard and, for a login, marks the user active
+ * on that day (a data-modifying CTE, so both happen together or not at all).
+ */
+export async function bumpCounter(
+  tenantId: string,
+  day: string,
+  metric: string,
+  activeUser: string | undefined,
+): Promise<void> {
+  const db = await executor();
+  const shard = Math.floor(Math.random() * SHARDS);
+  const counter = sql`
+    insert into ${analyticsDaily} (tenant_id, day, metric, shard, value)
+    values (${tenantId}, ${day}, ${metric}, ${shard}, 1)
+    on conflict (tenant_id, day, metric, shard) do update set value = ${analyticsDaily}.value + 1`;
+  if (activeUser === undefined) {
+    await db.execute(counter);
+    return;
+  }
+  await db.execute(sql`
+    with counter as (${counter})
+    insert into ${analyticsActiveUsers} (tenant_id, day, user_id)
+    values (${tenantId}, ${day}, ${activeUser})
+    on conflict do nothing`);
+}
+
+/** The tenant's counters summed over shards, per day and metric, for `from`…`to` (inclusive). */
+export async function selectDailyTotals(
+  tenantId: string,
+  from: string,
+  to: string,
+): Promise<{ day: string; metric: string; value: number }[]> {
+  const db = await executor();
+  const rows = await db
+    .select({
+      day: analyticsDaily.day,
+      metric: analyticsDaily.metric,
+      value: sql<number>`sum(${analyticsDaily.value})::bigint`,
+    })
+    .from(analyticsDaily)
+    .where(
+      and(eq(analyticsDaily.tenantId, tenantId), gte(analyticsDaily.day, from), lte(analyticsDaily.day, to)),
+    )
+    .groupBy(analyticsDaily.day, analyticsDaily.metric);
+  return rows.map((row) => ({ ...row, value: Number(row.value) }));
+}
+
+/** The distinct users active in `from`…`to`. */
+export async function selectActiveUsers(tenantId: string, from: string, to: string): Promise<string[]> {
+  const db = await executor();
+  const rows = await db
+    .selectDistinct({ userId: analyticsActiveUsers.userId })
+    .from(analyticsActiveUsers)
+    .where(
+      and(
+        eq(analyticsActiveUsers.tenantId, tenantId),
+        gte(analyticsActiveUsers.day, from),
+        lte(analyticsActiveUsers.day, to),
+      ),
+    );
+  return rows.map((row) => row.userId);
+}
+
+/** Per tenant and metric, the counters' sum since `from` (inclusive). */
+export async function selectTotalsSince(
+  tenantIds: string[],
+  from: string,
+): Promise<{ tenantId: string; metric: string; value: number }[]> {
+  if (tenantIds.length === 0) return [];
+  const db = await executor();
+  const rows = await db
+    .select({
+      tenantId: analyticsDaily.tenantId,
+      metric: analyticsDaily.metric,
+      value: sql<number>`sum(${analyticsDaily.value})::bigint`,
+    })
+    .from(analyticsDaily)
+    .where(and(inArray(analyticsDaily.tenantId, tenantIds), gte(analyticsDaily.day, from)))
+    .groupBy(analyticsDaily.tenantId, analyticsDaily.metric);
+  return rows.map((row) => ({ ...row, value: Number(row.value) }));
+}
