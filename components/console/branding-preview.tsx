@@ -83,13 +83,13 @@ export function BrandingPreview(values: BrandingPreviewValues) {
             >
               Continue
             </div>
-            <p className="my-2 text-center text-xs">or</p>
+            <p className="my-2 text-center text-xs text-[color:var(--sesame-color-muted)]">or</p>
             <div className="flex h-8 items-center justify-center rounded-[var(--sesame-radius)] border border-[color:var(--sesame-color-border)] text-xs font-semibold">
               Sign in with a passkey
             </div>
             <p className="mt-3 text-xs">
               No account yet?{" "}
-              <span className="text-[color:var(--sesame-color-primary)] underline">Create account</span>
+              <span className="text-[color:var(--sesame-color-link)] underline">Create account</span>
             </p>
           </div>
         </div>

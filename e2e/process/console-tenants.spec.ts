@@ -1,4 +1,5 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
+import { expectAccessible } from "./browser-journey";
 import { enrol, pageWithAuthenticator, startConsoleServer, type ConsoleServer } from "./console-support";
 
 /*
@@ -9,6 +10,16 @@ import { enrol, pageWithAuthenticator, startConsoleServer, type ConsoleServer } 
  */
 
 let server: ConsoleServer;
+
+/** axe (WCAG 2.2 A/AA) and screenshots at 1280 and 375 px, kept as test artefacts. */
+async function checkPage(page: Page, name: string): Promise<void> {
+  await expectAccessible(page, name);
+  for (const width of [1280, 375]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: test.info().outputPath(`${name}-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
 
 test.beforeAll(async () => {
   server = await startConsoleServer("console-tenants");
@@ -24,10 +35,12 @@ test("an owner creates a tenant with the wizard and changes its settings", async
 
   await page.goto(`${server.base}/console/tenants`);
   await expect(page.getByRole("heading", { name: "Tenants", level: 1 })).toBeVisible();
+  await checkPage(page, "tenants");
   await page.getByRole("link", { name: "Create tenant" }).click();
 
   // Step 1: the name.
   await expect(page.getByRole("heading", { name: "Step 1 of 3: Name" })).toBeVisible();
+  await checkPage(page, "tenant-new");
   await page.getByLabel("Name", { exact: true }).fill("Acme");
   await page.getByRole("button", { name: "Next" }).click();
 
@@ -53,6 +66,7 @@ test("an owner creates a tenant with the wizard and changes its settings", async
   await expect(page.getByLabel("RP ID")).toHaveValue("localhost");
   await expect(page.getByLabel("Passwords", { exact: true })).toBeChecked();
   await expect(page.getByLabel("Passcodes (one-time codes by email)")).not.toBeChecked();
+  await checkPage(page, "tenant-settings");
 
   // A bad session lifetime: the schema's message next to the field, and nothing stored.
   const sessions = page.locator("form[data-section=sessions]");
@@ -103,5 +117,12 @@ test("an owner creates a tenant with the wizard and changes its settings", async
     "background-color",
     "rgb(255, 102, 0)",
   );
+  await expectAccessible(hosted, "hosted login");
+
+  // The list shows the new tenant with its RP ID.
+  await page.goto(`${server.base}/console/tenants`);
+  const row = page.getByRole("row").filter({ hasText: tenantId });
+  await expect(row.getByRole("link", { name: "Acme" })).toBeVisible();
+  await expect(row.getByRole("cell", { name: "localhost", exact: true })).toBeVisible();
   await context.close();
 });

@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import { requireTenant } from "@/lib/console/guard";
 import { getConfig } from "@/lib/config";
+import { CopyButton } from "@/components/console/client";
+import { Card, Details, Time } from "@/components/console/ui";
 import { SECTIONS, toFieldValue, valueAt, type FieldValue } from "./_settings/sections";
 import { SettingsForm } from "./_settings/settings-form";
 
@@ -18,8 +20,37 @@ export default async function TenantSettingsPage({ params }: { params: Promise<{
   const sender = `Mails go out from ${config.smtpFrom} (SMTP_FROM, the same for every tenant)${
     config.smtpUrl ? "" : "; no SMTP_URL is set, so they land in the development outbox"
   }.`;
+  const hostedLogin = `/t/${tenant.id}/hosted/login`;
   return (
     <div className="space-y-6">
+      <Card title="Tenant">
+        <Details
+          items={[
+            [
+              "Tenant ID",
+              <span key="id" className="inline-flex flex-wrap items-center gap-2">
+                <code className="text-xs">{tenant.id}</code>
+                <CopyButton value={tenant.id} label="Copy tenant ID" />
+              </span>,
+            ],
+            ["Created", <Time key="created" value={tenant.createdAt} />],
+            ["Last changed", <Time key="updated" value={tenant.updatedAt} />],
+            ["Token signing algorithm", tenant.signingAlgorithm],
+            [
+              "Hosted login page",
+              <a
+                key="hosted"
+                href={hostedLogin}
+                target="_blank"
+                rel="noreferrer"
+                className="text-indigo-700 underline dark:text-indigo-300"
+              >
+                {hostedLogin}
+              </a>,
+            ],
+          ]}
+        />
+      </Card>
       <nav aria-label="Settings sections" className="flex flex-wrap gap-x-3 gap-y-1 text-sm">
         {SECTIONS.map((section) => (
           <a
