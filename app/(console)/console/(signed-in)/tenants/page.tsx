@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { requireOperator } from "@/lib/console/guard";
 import { canSeeTenant } from "@/lib/operators";
 import { listTenants } from "@/lib/tenants";
@@ -38,12 +39,12 @@ export default async function TenantsPage() {
           {tenants.map((tenant) => (
             <tr key={tenant.id}>
               <Td>
-                <a
+                <Link
                   href={`/console/tenants/${tenant.id}`}
                   className="font-medium text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300"
                 >
                   {tenant.name}
-                </a>
+                </Link>
               </Td>
               <Td>
                 <code className="text-xs whitespace-nowrap">{tenant.id}</code>

@@ -234,9 +234,13 @@ export function CreateTenantWizard({
           </ul>
         ) : null}
         <div className="flex flex-wrap justify-between gap-2 border-t border-slate-200 pt-4 dark:border-slate-700">
-          <Button variant="secondary" onClick={() => setStep(step - 1)} disabled={step === 0 || pending}>
-            Back
-          </Button>
+          {step > 0 ? (
+            <Button variant="secondary" onClick={() => setStep(step - 1)} disabled={pending}>
+              Back
+            </Button>
+          ) : (
+            <span />
+          )}
           <Button type="submit" disabled={pending}>
             {step < STEPS.length - 1 ? "Next" : pending ? "Creating…" : "Create tenant"}
           </Button>

@@ -15,6 +15,8 @@ export interface FieldDef {
   options?: { value: string; label: string }[];
   /** An empty text (or the "" option) means null: unset. */
   nullable?: boolean;
+  /** Consecutive fields of one group share a fieldset with this legend. */
+  group?: string;
 }
 
 export type SectionId =
@@ -36,7 +38,7 @@ const ATTACHMENT = [
 ];
 
 function policy(section: "passkeyPolicy" | "mfaPolicy", who: string): FieldDef[] {
-  return [
+  const fields: FieldDef[] = [
     {
       path: `${section}.userVerification`,
       label: `${who}: user verification`,
@@ -53,6 +55,10 @@ function policy(section: "passkeyPolicy" | "mfaPolicy", who: string): FieldDef[]
       nullable: true,
     },
   ];
+  return fields.map((field) => ({
+    ...field,
+    group: section === "passkeyPolicy" ? "Passkeys" : "MFA security keys",
+  }));
 }
 
 export const SECTIONS: SectionDef[] = [
@@ -98,40 +104,74 @@ export const SECTIONS: SectionDef[] = [
     title: "Sign-in methods",
     description: "What the flow API and the hosted pages offer for sign-up and login.",
     fields: [
-      { path: "platform.passkeys.enabled", label: "Passkeys", kind: "toggle" },
+      { path: "platform.passkeys.enabled", group: "Passkeys", label: "Passkeys", kind: "toggle" },
       {
         path: "platform.passkeys.optional",
+        group: "Passkeys",
         label: "Passkey optional at registration",
         hint: "The user may skip creating one.",
         kind: "toggle",
       },
-      { path: "platform.passcodes.enabled", label: "Passcodes (one-time codes by email)", kind: "toggle" },
-      { path: "platform.password.enabled", label: "Passwords", kind: "toggle" },
+      {
+        path: "platform.passcodes.enabled",
+        group: "Passcodes",
+        label: "Passcodes (one-time codes by email)",
+        kind: "toggle",
+      },
+      { path: "platform.password.enabled", group: "Passwords", label: "Passwords", kind: "toggle" },
       {
         path: "platform.password.minLength",
+        group: "Passwords",
         label: "Password minimum length",
         hint: "8 to 128.",
         kind: "number",
       },
-      { path: "platform.username.enabled", label: "Usernames", kind: "toggle" },
-      { path: "platform.username.required", label: "Username required at registration", kind: "toggle" },
+      { path: "platform.username.enabled", group: "Usernames", label: "Usernames", kind: "toggle" },
+      {
+        path: "platform.username.required",
+        group: "Usernames",
+        label: "Username required at registration",
+        kind: "toggle",
+      },
       {
         path: "platform.username.minLength",
+        group: "Usernames",
         label: "Username minimum length",
         hint: "1 to 64.",
         kind: "number",
       },
       {
         path: "platform.username.maxLength",
+        group: "Usernames",
         label: "Username maximum length",
         hint: "1 to 64.",
         kind: "number",
       },
-      { path: "platform.mfa.enabled", label: "Multi-factor authentication", kind: "toggle" },
-      { path: "platform.mfa.totp", label: "MFA: authenticator apps (TOTP)", kind: "toggle" },
-      { path: "platform.mfa.securityKeys", label: "MFA: security keys", kind: "toggle" },
-      { path: "platform.account.allowSignup", label: "Allow sign-up", kind: "toggle" },
-      { path: "platform.account.allowDeletion", label: "Users may delete their account", kind: "toggle" },
+      {
+        path: "platform.mfa.enabled",
+        group: "Multi-factor authentication",
+        label: "Multi-factor authentication",
+        kind: "toggle",
+      },
+      {
+        path: "platform.mfa.totp",
+        group: "Multi-factor authentication",
+        label: "MFA: authenticator apps (TOTP)",
+        kind: "toggle",
+      },
+      {
+        path: "platform.mfa.securityKeys",
+        group: "Multi-factor authentication",
+        label: "MFA: security keys",
+        kind: "toggle",
+      },
+      { path: "platform.account.allowSignup", group: "Accounts", label: "Allow sign-up", kind: "toggle" },
+      {
+        path: "platform.account.allowDeletion",
+        group: "Accounts",
+        label: "Users may delete their account",
+        kind: "toggle",
+      },
     ],
   },
   {

@@ -84,19 +84,41 @@ export function SettingsForm({
     void run(tenantId, form);
   };
 
+  const field = (def: FieldDef) => (
+    <Field
+      key={def.path}
+      id={`${section.id}-${def.path}`}
+      field={def}
+      value={values[def.path]!}
+      error={errorOf(fieldErrors, def.path)}
+      disabled={readOnly || pending}
+      onChange={(value) => set(def.path, value)}
+    />
+  );
+  // Consecutive fields of one group in a fieldset with its legend; the others in the section's grid.
+  const groups: { legend?: string; fields: FieldDef[] }[] = [];
+  for (const def of section.fields) {
+    const last = groups.at(-1);
+    if (last && last.legend === def.group) last.fields.push(def);
+    else groups.push({ legend: def.group, fields: [def] });
+  }
+  const grid = "grid grid-cols-1 gap-x-6 gap-y-4 sm:grid-cols-2";
   const fields = (
-    <div className="grid grid-cols-1 gap-x-6 gap-y-4 sm:grid-cols-2">
-      {section.fields.map((field) => (
-        <Field
-          key={field.path}
-          id={`${section.id}-${field.path}`}
-          field={field}
-          value={values[field.path]!}
-          error={errorOf(fieldErrors, field.path)}
-          disabled={readOnly || pending}
-          onChange={(value) => set(field.path, value)}
-        />
-      ))}
+    <div className="space-y-5">
+      {groups.map((group, index) =>
+        group.legend ? (
+          <fieldset key={index} className="border-t border-slate-200 pt-3 dark:border-slate-700">
+            <legend className="pr-2 text-sm font-semibold text-slate-900 dark:text-white">
+              {group.legend}
+            </legend>
+            <div className={cx(grid, "mt-2")}>{group.fields.map(field)}</div>
+          </fieldset>
+        ) : (
+          <div key={index} className={grid}>
+            {group.fields.map(field)}
+          </div>
+        ),
+      )}
     </div>
   );
 
