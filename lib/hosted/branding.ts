@@ -62,6 +62,8 @@ function borderColor(background: string, text: string): string {
 }
 
 const ERROR_ON_LIGHT = "#b91c1c";
+/** The elements' default for secondary text (the "or" between buttons). */
+const MUTED = "#475569";
 const ERROR_ON_DARK = "#fca5a5";
 
 const FONT_STACK = 'ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
@@ -69,7 +71,7 @@ const FONT_STACK = 'ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto,
 /**
  * The tenant's branding as the hosted pages use it. The tenant's text colour is kept only where it is
  * readable on its background (else a dark or light default), and text on the primary colour is white or
- * dark, whichever contrasts more: the pages stay legible (WCAG AA) whatever colours a tenant picks.
+ * dark, whichever contrasts more; links and secondary text keep 4.5:1 too: the pages stay legible (WCAG AA) whatever colours a tenant picks.
  */
 export function hostedBranding(tenantName: string, branding: BrandingSettings): HostedBranding {
   const background = branding.backgroundColor;
@@ -87,6 +89,9 @@ export function hostedBranding(tenantName: string, branding: BrandingSettings): 
       "--sesame-color-text": text,
       "--sesame-color-border": borderColor(background, text),
       "--sesame-color-error": contrastRatio(error, background) >= TEXT_CONTRAST ? error : text,
+      // Links are text: the primary colour only where it reads on the background (else the text colour).
+      "--sesame-color-link": contrastRatio(primary, background) >= TEXT_CONTRAST ? primary : text,
+      "--sesame-color-muted": readableOn(background, MUTED),
       "--sesame-radius": "0.5rem",
       "--sesame-font-family": FONT_STACK,
       // The page around the card: a faint tint of the text colour over the background.

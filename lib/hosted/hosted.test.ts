@@ -91,6 +91,14 @@ describe("hosted page branding", () => {
     expect(
       contrastRatio(style["--sesame-color-primary-text"]!, style["--sesame-color-primary"]!),
     ).toBeGreaterThanOrEqual(4.5);
+    expect(contrastRatio(style["--sesame-color-link"]!, background)).toBeGreaterThanOrEqual(4.5);
+    expect(contrastRatio(style["--sesame-color-muted"]!, background)).toBeGreaterThanOrEqual(4.5);
+  });
+
+  it("keeps links in the primary colour only where it reads on the background", () => {
+    expect(hostedBranding("Acme", DEFAULT_BRANDING).style["--sesame-color-link"]).toBe("#4f46e5");
+    const orange = hostedBranding("Acme", { ...DEFAULT_BRANDING, primaryColor: "#ff6600" });
+    expect(orange.style["--sesame-color-link"]).toBe("#0f172a");
   });
 
   it("computes WCAG contrast ratios", () => {

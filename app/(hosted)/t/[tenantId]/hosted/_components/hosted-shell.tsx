@@ -35,7 +35,10 @@ export function HostedShell({
   logoUrl?: string | null;
   /** The logo's alt text: the tenant's display name. */
   logoAlt?: string;
-  /** What the page is for (Sign in, Your account, …), below the heading. */
+  /**
+   * What the page is for (Sign out, …), below the heading. Not on pages that embed an element: the
+   * element's headline (Sign in, Your account) names the step, so the title shows once.
+   */
   subtitle?: string;
   children: ReactNode;
 }) {

@@ -13,6 +13,15 @@ import {
   type SesameClient,
 } from "./sesame-elements";
 
+/**
+ * The element sits inside the page's one card: its own frame (border, padding, background, width) goes,
+ * so the page shows one card, in the tenant's branding. `::part(container)` reaches into the shadow root;
+ * `.sesame-container` is the same frame when the elements render in the light DOM.
+ */
+const EMBEDDED_ELEMENT =
+  "block [&::part(container)]:max-w-none [&::part(container)]:border-0 [&::part(container)]:bg-transparent [&::part(container)]:p-0 " +
+  "[&_.sesame-container]:max-w-none [&_.sesame-container]:border-0 [&_.sesame-container]:bg-transparent [&_.sesame-container]:p-0";
+
 /** What the page shows; exposed as `data-hosted-state` for tests. */
 type State =
   | { name: "confirm" }
@@ -204,7 +213,10 @@ export function SesameHosted(props: Props) {
 
       {state.name === "ready" ? (
         <>
-          {createElement(view === "profile" ? "sesame-profile" : "sesame-auth", { lang })}
+          {createElement(view === "profile" ? "sesame-profile" : "sesame-auth", {
+            lang,
+            className: EMBEDDED_ELEMENT,
+          })}
           {props.view === "profile" ? (
             <p className="mt-6 text-center text-sm">
               <a href={props.logoutUrl} className={hostedLink}>

@@ -18,7 +18,7 @@ export const generateMetadata = ({ params, searchParams }: Props) =>
 
 // GET /t/{tenant_id}/hosted/login[?redirect_to=<url>][&lang=en|de]: sign in or sign up with <sesame-auth>
 export default async function HostedLoginPage({ params, searchParams }: Props) {
-  const { tenant, branding, lang, langQuery, redirectTo, t } = await hostedPageContext(params, searchParams);
+  const { tenant, branding, lang, langQuery, redirectTo } = await hostedPageContext(params, searchParams);
   const fallback = hostedPath(tenant.id, "profile", { lang: langQuery });
   const target = safeRedirect(tenant, redirectTo, fallback);
   return (
@@ -28,7 +28,6 @@ export default async function HostedLoginPage({ params, searchParams }: Props) {
       heading={branding.displayName}
       logoUrl={branding.logoUrl}
       logoAlt={branding.displayName}
-      subtitle={t.loginTitle}
     >
       <SesameHosted
         view="login"

@@ -17,7 +17,7 @@ export const generateMetadata = ({ params, searchParams }: Props) =>
 
 // GET /t/{tenant_id}/hosted/profile[?lang=en|de]: <sesame-profile>; without a session, the hosted login
 export default async function HostedProfilePage({ params, searchParams }: Props) {
-  const { tenant, branding, lang, langQuery, t } = await hostedPageContext(params, searchParams);
+  const { tenant, branding, lang, langQuery } = await hostedPageContext(params, searchParams);
   const self = hostedPath(tenant.id, "profile", { lang: langQuery });
   return (
     <HostedShell
@@ -26,7 +26,6 @@ export default async function HostedProfilePage({ params, searchParams }: Props)
       heading={branding.displayName}
       logoUrl={branding.logoUrl}
       logoAlt={branding.displayName}
-      subtitle={t.profileTitle}
     >
       <SesameHosted
         view="profile"

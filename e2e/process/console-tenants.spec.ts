@@ -1,0 +1,128 @@
+import { expect, test, type Page } from "@playwright/test";
+import { expectAccessible } from "./browser-journey";
+import { enrol, pageWithAuthenticator, startConsoleServer, type ConsoleServer } from "./console-support";
+
+/*
+ * The console's tenant pages: the creation wizard (an error next to its field, then the tenant), a
+ * settings section saved and kept after a reload, a bad value refused next to its field with nothing
+ * changed, the branding preview following the form, and the hosted login page of the new tenant with one
+ * heading and one card.
+ */
+
+let server: ConsoleServer;
+
+/** axe (WCAG 2.2 A/AA) and screenshots at 1280 and 375 px, kept as test artefacts. */
+async function checkPage(page: Page, name: string): Promise<void> {
+  await expectAccessible(page, name);
+  for (const width of [1280, 375]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: test.info().outputPath(`${name}-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+test.beforeAll(async () => {
+  server = await startConsoleServer("console-tenants");
+});
+test.afterAll(async () => {
+  await server?.stop();
+});
+
+test("an owner creates a tenant with the wizard and changes its settings", async ({ browser }) => {
+  const context = await browser.newContext();
+  const page = await pageWithAuthenticator(context);
+  await enrol(page, server.setupUrl, "owner@sesame.test");
+
+  await page.goto(`${server.base}/console/tenants`);
+  await expect(page.getByRole("heading", { name: "Tenants", level: 1 })).toBeVisible();
+  await checkPage(page, "tenants");
+  await page.getByRole("link", { name: "Create tenant" }).click();
+
+  // Step 1: the name.
+  await expect(page.getByRole("heading", { name: "Step 1 of 3: Name" })).toBeVisible();
+  await checkPage(page, "tenant-new");
+  await page.getByLabel("Name", { exact: true }).fill("Acme");
+  await page.getByRole("button", { name: "Next" }).click();
+
+  // Step 2: an origin with a path is refused next to the field, by the schema of `tenant create`.
+  await expect(page.getByRole("heading", { name: "Step 2 of 3: Relying party" })).toBeVisible();
+  const origins = page.getByLabel("Origins (optional)");
+  await origins.fill("https://acme.test/app");
+  await page.getByRole("button", { name: "Next" }).click();
+  await expect(page.locator("#origins-error")).toContainText("origin only");
+  await expect(origins).toHaveAttribute("aria-invalid", "true");
+  await origins.fill("");
+  await page.getByRole("button", { name: "Next" }).click();
+
+  // Step 3: the sign-in methods.
+  await expect(page.getByRole("heading", { name: "Step 3 of 3: Sign-in methods" })).toBeVisible();
+  await page.getByLabel("Passwords", { exact: true }).check();
+  await page.getByLabel("Passcodes", { exact: true }).uncheck();
+  await page.getByRole("button", { name: "Create tenant" }).click();
+
+  await expect(page).toHaveURL(/\/console\/tenants\/[0-9a-f-]{36}$/);
+  const tenantId = /tenants\/([0-9a-f-]{36})$/.exec(page.url())![1]!;
+  await expect(page.getByRole("heading", { name: "General" })).toBeVisible();
+  await expect(page.getByLabel("RP ID")).toHaveValue("localhost");
+  await expect(page.getByLabel("Passwords", { exact: true })).toBeChecked();
+  await expect(page.getByLabel("Passcodes (one-time codes by email)")).not.toBeChecked();
+  await checkPage(page, "tenant-settings");
+
+  // A bad session lifetime: the schema's message next to the field, and nothing stored.
+  const sessions = page.locator("form[data-section=sessions]");
+  const lifetime = sessions.getByLabel("Session lifetime (seconds)");
+  await expect(lifetime).toHaveValue("3600");
+  await lifetime.fill("5");
+  await sessions.getByRole("button", { name: "Save sessions" }).click();
+  await expect(sessions.locator("#sessions-sessionLifetimeSeconds-error")).toHaveText(
+    "must be at least 60 seconds",
+  );
+  await page.reload();
+  await expect(sessions.getByLabel("Session lifetime (seconds)")).toHaveValue("3600");
+
+  // A good one is saved and still there after a reload.
+  await sessions.getByLabel("Session lifetime (seconds)").fill("7200");
+  await sessions.getByRole("button", { name: "Save sessions" }).click();
+  await expect(page.getByTestId("toast").filter({ hasText: "Sessions saved" })).toBeVisible();
+  await page.reload();
+  await expect(sessions.getByLabel("Session lifetime (seconds)")).toHaveValue("7200");
+
+  // The branding preview follows the form as the operator types.
+  const branding = page.locator("form[data-section=branding]");
+  const preview = branding.getByTestId("branding-preview");
+  await expect(preview.getByTestId("preview-heading")).toHaveText("Acme");
+  await branding.getByLabel("Display name").fill("Acme Cloud");
+  await expect(preview.getByTestId("preview-heading")).toHaveText("Acme Cloud");
+  await branding.getByLabel("Primary colour", { exact: true }).fill("#FF6600");
+  await expect(preview.getByTestId("preview-button")).toHaveCSS("background-color", "rgb(255, 102, 0)");
+  await branding.getByRole("button", { name: "Save branding" }).click();
+  await expect(page.getByTestId("toast").filter({ hasText: "Branding saved" })).toBeVisible();
+  await page.reload();
+  await expect(branding.getByLabel("Primary colour", { exact: true })).toHaveValue("#ff6600");
+
+  // The tenant's hosted login page: one heading, one card, the title once, in the tenant's branding.
+  const hosted = await context.newPage();
+  await hosted.goto(`${server.base}/t/${tenantId}/hosted/login`);
+  const auth = hosted.locator("sesame-auth");
+  await expect(auth.getByRole("heading", { name: "Sign in", exact: true })).toBeVisible();
+  await expect(hosted.getByRole("heading", { level: 1 })).toHaveText("Acme Cloud");
+  await expect(hosted.getByText("Sign in", { exact: true })).toHaveCount(1);
+  const frame = await auth.evaluate((element) => {
+    const container = element.shadowRoot!.querySelector(".sesame-container")!;
+    const style = getComputedStyle(container);
+    return { border: style.borderTopWidth, padding: style.paddingTop };
+  });
+  expect(frame).toEqual({ border: "0px", padding: "0px" });
+  await expect(auth.getByRole("button", { name: "Continue" })).toHaveCSS(
+    "background-color",
+    "rgb(255, 102, 0)",
+  );
+  await expectAccessible(hosted, "hosted login");
+
+  // The list shows the new tenant with its RP ID.
+  await page.goto(`${server.base}/console/tenants`);
+  const row = page.getByRole("row").filter({ hasText: tenantId });
+  await expect(row.getByRole("link", { name: "Acme" })).toBeVisible();
+  await expect(row.getByRole("cell", { name: "localhost", exact: true })).toBeVisible();
+  await context.close();
+});
