@@ -1,0 +1,139 @@
+import { expect, request, test, type Page, type Request } from "@playwright/test";
+import {
+  enrol,
+  pageWithAuthenticator,
+  signIn,
+  startConsoleServer,
+  type ConsoleServer,
+} from "./console-support";
+
+let server: ConsoleServer;
+
+test.beforeAll(async () => {
+  server = await startConsoleServer("console-ops");
+});
+test.afterAll(async () => {
+  await server?.stop();
+});
+
+/** A server action's request as the browser sent it, minus its cookies (the caller brings its own). */
+async function actionRequest(recorded: Request) {
+  const headers = Object.fromEntries(
+    Object.entries(await recorded.allHeaders()).filter(
+      ([name]) => !["cookie", "content-length", "host"].includes(name.toLowerCase()) && !name.startsWith(":"),
+    ),
+  );
+  return { url: recorded.url(), headers, data: recorded.postDataBuffer() ?? Buffer.alloc(0) };
+}
+
+const keyRows = (page: Page, name: string) => page.getByTestId("api-key-row").filter({ hasText: name });
+
+test("keys, operators and the operator's account: owner can, viewer sees but is refused on the server", async ({
+  browser,
+}) => {
+  const keysUrl = `${server.base}/console/tenants/${server.tenantId}/keys`;
+  const ownerContext = await browser.newContext();
+  const owner = await pageWithAuthenticator(ownerContext);
+  await enrol(owner, server.setupUrl, "owner@ops.test");
+
+  // An API key: its secret once, then only its prefix.
+  await owner.goto(keysUrl);
+  await expect(owner.getByRole("heading", { name: "API & signing keys", level: 1 })).toBeVisible();
+  await owner.getByRole("button", { name: "Create API key" }).click();
+  const create = owner.getByRole("dialog", { name: "Create an API key" });
+  await create.getByLabel("Name").fill("e2e backend");
+  await expect(create.getByRole("checkbox", { name: /admin/ })).toBeChecked();
+  const recording = owner.waitForRequest((r) => r.method() === "POST" && !!r.headers()["next-action"]);
+  await create.getByRole("button", { name: "Create key" }).click();
+  const createAction = await actionRequest(await recording);
+  const secret = (await owner.getByTestId("secret-value").textContent())!.trim();
+  expect(secret).toMatch(/^sesame_admin_[A-Za-z0-9_-]{43}$/);
+  const users = `${server.base}/t/${server.tenantId}/admin/users`;
+  const bearer = { headers: { Authorization: `Bearer ${secret}` } };
+  expect((await ownerContext.request.get(users, bearer)).status()).toBe(200);
+  await owner.getByRole("button", { name: "Done" }).click();
+  const row = keyRows(owner, "e2e backend");
+  await expect(row).toContainText(secret.slice(0, "sesame_admin_".length + 6));
+  await expect(owner.getByTestId("secret-value")).toHaveCount(0);
+  expect(await owner.content()).not.toContain(secret);
+  await owner.reload();
+  expect(await owner.content()).not.toContain(secret);
+
+  // Revoke it behind a confirmation: the key stops working.
+  await row.getByRole("button", { name: "Revoke e2e backend" }).click();
+  await row.getByRole("dialog").getByRole("button", { name: "Revoke key" }).click();
+  await expect(row).toContainText("Revoked");
+  expect((await ownerContext.request.get(users, bearer)).status()).toBe(401);
+
+  // Rotate the signing key: one more key, the newest active.
+  const signing = owner.getByTestId("signing-key-row");
+  const before = await signing.count();
+  await owner.getByRole("button", { name: "Rotate signing key" }).click();
+  await owner
+    .getByRole("dialog", { name: "Rotate the signing key?" })
+    .getByRole("button", { name: "Rotate", exact: true })
+    .click();
+  await expect(signing).toHaveCount(before + 1);
+  await expect(signing.first()).toContainText("Active");
+  await expect(signing.nth(1)).toContainText("Retired");
+
+  // Invite a viewer of the demo tenant; the enrolment link is shown once.
+  await owner.goto(`${server.base}/console/operators`);
+  await owner.getByRole("button", { name: "Invite operator" }).click();
+  const invite = owner.getByRole("dialog", { name: "Invite an operator" });
+  await invite.getByLabel("Email").fill("viewer@ops.test");
+  await invite.getByLabel("Role").selectOption("viewer");
+  await invite.getByRole("checkbox").first().check();
+  await invite.getByRole("button", { name: "Invite", exact: true }).click();
+  const link = (await owner.getByTestId("secret-value").textContent())!.trim();
+  expect(link).toMatch(/\/console\/enroll#[A-Za-z0-9_-]+$/);
+  await owner.getByRole("button", { name: "Done" }).click();
+  await expect(owner.getByTestId("operator-row").filter({ hasText: "viewer@ops.test" })).toContainText(
+    "viewer",
+  );
+  expect(await owner.content()).not.toContain(link);
+
+  // The viewer, in its own browser with its own passkey: sees the keys, no buttons to change them.
+  const viewerContext = await browser.newContext();
+  const viewer = await pageWithAuthenticator(viewerContext);
+  await enrol(viewer, link);
+  await viewer.goto(keysUrl);
+  await expect(keyRows(viewer, "e2e backend")).toContainText("Revoked");
+  await expect(viewer.getByTestId("signing-key-row")).toHaveCount(before + 1);
+  await expect(viewer.getByRole("button", { name: "Create API key" })).toHaveCount(0);
+  await expect(viewer.getByRole("button", { name: /Revoke|Rotate/ })).toHaveCount(0);
+  expect((await viewer.goto(`${server.base}/console/operators`))?.status()).toBe(404);
+
+  // The owner's create-key action replayed with the viewer's cookies, then with none: refused.
+  const asViewer = await viewerContext.request.post(createAction.url, createAction);
+  expect(await asViewer.text()).toContain("your role does not allow this");
+  const anonymous = await request.newContext();
+  const signedOut = await anonymous.post(createAction.url, createAction);
+  expect(await signedOut.text()).toContain("your console session has ended");
+  await anonymous.dispose();
+  await owner.goto(keysUrl);
+  await expect(keyRows(owner, "e2e backend")).toHaveCount(1);
+
+  // Sign out everywhere ends the viewer's other session, in another browser context.
+  const firstSession = await viewerContext.cookies();
+  await viewerContext.clearCookies();
+  await signIn(viewer, server.base);
+  const otherContext = await browser.newContext();
+  await otherContext.addCookies(firstSession);
+  const other = await otherContext.newPage();
+  await other.goto(`${server.base}/console/account`);
+  await expect(other.getByRole("heading", { name: "Your account" })).toBeVisible();
+  await expect(other.getByTestId("passkey-row")).toHaveCount(1);
+
+  await viewer.goto(`${server.base}/console/account`);
+  await viewer.getByRole("button", { name: "Sign out everywhere" }).click();
+  await viewer
+    .getByRole("dialog", { name: "Sign out everywhere?" })
+    .getByRole("button", { name: "Sign out everywhere" })
+    .click();
+  await expect(viewer).toHaveURL(/\/console\/sign-in$/);
+  await other.goto(`${server.base}/console/account`);
+  await expect(other).toHaveURL(/\/console\/sign-in$/);
+
+  await Promise.all([ownerContext.close(), viewerContext.close(), otherContext.close()]);
+});
