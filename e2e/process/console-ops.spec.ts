@@ -102,7 +102,11 @@ test("keys, operators and the operator's account: owner can, viewer sees but is 
   await expect(viewer.getByTestId("signing-key-row")).toHaveCount(before + 1);
   await expect(viewer.getByRole("button", { name: "Create API key" })).toHaveCount(0);
   await expect(viewer.getByRole("button", { name: /Revoke|Rotate/ })).toHaveCount(0);
-  expect((await viewer.goto(`${server.base}/console/operators`))?.status()).toBe(404);
+  // Owners only: the page is not found for a viewer (streamed under loading.tsx, so the status is 200).
+  await viewer.goto(`${server.base}/console/operators`);
+  await expect(viewer.getByRole("heading", { name: "Not found" })).toBeVisible();
+  await expect(viewer.getByText("viewer@ops.test · viewer")).toBeVisible();
+  await expect(viewer.getByTestId("operator-row")).toHaveCount(0);
 
   // The owner's create-key action replayed with the viewer's cookies, then with none: refused.
   const asViewer = await viewerContext.request.post(createAction.url, createAction);
