@@ -1,4 +1,5 @@
 import { expect, request, test, type Page, type Request } from "@playwright/test";
+import { expectAccessible } from "./browser-journey";
 import {
   enrol,
   pageWithAuthenticator,
@@ -76,6 +77,7 @@ test("keys, operators and the operator's account: owner can, viewer sees but is 
   await expect(signing).toHaveCount(before + 1);
   await expect(signing.first()).toContainText("Active");
   await expect(signing.nth(1)).toContainText("Retired");
+  await expectAccessible(owner, "keys page");
 
   // Invite a viewer of the demo tenant; the enrolment link is shown once.
   await owner.goto(`${server.base}/console/operators`);
@@ -92,6 +94,7 @@ test("keys, operators and the operator's account: owner can, viewer sees but is 
     "viewer",
   );
   expect(await owner.content()).not.toContain(link);
+  await expectAccessible(owner, "operators page");
 
   // The viewer, in its own browser with its own passkey: sees the keys, no buttons to change them.
   const viewerContext = await browser.newContext();
@@ -128,6 +131,7 @@ test("keys, operators and the operator's account: owner can, viewer sees but is 
   await other.goto(`${server.base}/console/account`);
   await expect(other.getByRole("heading", { name: "Your account" })).toBeVisible();
   await expect(other.getByTestId("passkey-row")).toHaveCount(1);
+  await expectAccessible(other, "account page");
 
   await viewer.goto(`${server.base}/console/account`);
   await viewer.getByRole("button", { name: "Sign out everywhere" }).click();
@@ -140,4 +144,29 @@ test("keys, operators and the operator's account: owner can, viewer sees but is 
   await expect(other).toHaveURL(/\/console\/sign-in$/);
 
   await Promise.all([ownerContext.close(), viewerContext.close(), otherContext.close()]);
+});
+
+test("the home page leads to the console, the docs and the demos, at 375 px and in dark mode", async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ viewport: { width: 375, height: 800 }, colorScheme: "dark" });
+  const page = await context.newPage();
+  await page.goto(`${server.base}/`);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Sesame");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveCount(1);
+  await expect(page.getByRole("link", { name: "Open the admin console" })).toHaveAttribute(
+    "href",
+    `${server.base}/console`,
+  );
+  await expect(page.getByRole("link", { name: "Read the API reference" })).toHaveAttribute("href", "/docs");
+  await expect(page.getByRole("link", { name: "Passkeys demo", exact: true })).toHaveAttribute(
+    "href",
+    "/examples/passkeys",
+  );
+  await expect(page.getByText("/v1/uaf/requests")).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  await expectAccessible(page, "home page (dark, 375 px)");
+  await page.getByRole("link", { name: "Open the admin console" }).click();
+  await expect(page).toHaveURL(/\/console\/sign-in$/);
+  await context.close();
 });
