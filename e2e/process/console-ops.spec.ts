@@ -93,13 +93,40 @@ test("keys, operators and the operator's account: owner can, viewer sees but is 
   await expect(owner.getByTestId("operator-row").filter({ hasText: "viewer@ops.test" })).toContainText(
     "viewer",
   );
+  await expect(owner.getByTestId("secret-value")).toHaveCount(0);
   expect(await owner.content()).not.toContain(link);
   await expectAccessible(owner, "operators page");
+
+  // The last owner cannot be removed: the domain's refusal is shown.
+  const ownerRow = owner.getByTestId("operator-row").filter({ hasText: "owner@ops.test" });
+  await ownerRow.getByRole("button", { name: "Remove owner@ops.test" }).click();
+  const remove = ownerRow.getByRole("dialog", { name: "Remove owner@ops.test?" });
+  await remove.getByLabel(/Type owner@ops.test to confirm/).fill("owner@ops.test");
+  await remove.getByRole("button", { name: "Remove operator" }).click();
+  await expect(
+    owner.getByTestId("toast").filter({ hasText: "the last owner cannot be removed" }),
+  ).toBeVisible();
+  await expect(owner.getByTestId("operator-row")).toHaveCount(2);
+
+  // A new enrolment link for an operator, shown once; it replaces the unused invitation link.
+  const viewerRow = owner.getByTestId("operator-row").filter({ hasText: "viewer@ops.test" });
+  await viewerRow.getByRole("button", { name: "New link for viewer@ops.test" }).click();
+  await viewerRow.getByRole("dialog").getByRole("button", { name: "Create link" }).click();
+  const recovery = (await owner.getByTestId("secret-value").textContent())!.trim();
+  expect(recovery).toMatch(/\/console\/enroll#[A-Za-z0-9_-]+$/);
+  expect(recovery).not.toBe(link);
+  await owner.getByRole("button", { name: "Done" }).click();
+  await expect(owner.getByTestId("secret-value")).toHaveCount(0);
+  expect(await owner.content()).not.toContain(recovery);
 
   // The viewer, in its own browser with its own passkey: sees the keys, no buttons to change them.
   const viewerContext = await browser.newContext();
   const viewer = await pageWithAuthenticator(viewerContext);
-  await enrol(viewer, link);
+  const replaced = await viewerContext.newPage();
+  await replaced.goto(link);
+  await expect(replaced.getByText(/invalid, used or expired/)).toBeVisible();
+  await replaced.close();
+  await enrol(viewer, recovery);
   await viewer.goto(keysUrl);
   await expect(keyRows(viewer, "e2e backend")).toContainText("Revoked");
   await expect(viewer.getByTestId("signing-key-row")).toHaveCount(before + 1);
