@@ -18,3 +18,4 @@ export {
 } from "./schemas";
 export { UUID_PATTERN, type Tenant } from "./tenant";
 export { getJwks, rotateSigningKey, signToken, type SignTokenOptions } from "./signing-keys";
+export { listSigningKeys, type SigningKeyInfo } from "./signing-keys";

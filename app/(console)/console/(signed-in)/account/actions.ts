@@ -1,0 +1,45 @@
+"use server";
+
+import type { RegistrationResponseJSON } from "@simplewebauthn/server";
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { consoleAction } from "@/lib/console/guard";
+import {
+  beginAddPasskey,
+  finishAddPasskey,
+  removeOperatorPasskey,
+  revokeAllOperatorSessions,
+} from "@/lib/operators";
+
+/** The signed-in operator's own passkeys and sessions: any role, only ever their own. */
+
+const Json = z.record(z.string(), z.unknown());
+const CredentialId = z.string().min(1).max(1024);
+const PAGE = "/console/account";
+
+export async function addPasskeyOptions() {
+  return consoleAction("read", undefined, ({ operator, context }) => beginAddPasskey(operator, context));
+}
+
+export async function addPasskey(response: unknown) {
+  return consoleAction("read", undefined, async ({ operator, context }) => {
+    await finishAddPasskey(operator, Json.parse(response) as unknown as RegistrationResponseJSON, context);
+    revalidatePath(PAGE);
+    return null;
+  });
+}
+
+export async function removePasskey(credentialId: string) {
+  return consoleAction("read", undefined, async ({ operator, context }) => {
+    await removeOperatorPasskey(operator, CredentialId.parse(credentialId), context);
+    revalidatePath(PAGE);
+    return null;
+  });
+}
+
+/** Ends every console session of this operator, this one included. */
+export async function signOutEverywhere() {
+  return consoleAction("read", undefined, async ({ operator, context }) => ({
+    sessions: await revokeAllOperatorSessions(operator, context),
+  }));
+}
