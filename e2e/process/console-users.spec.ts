@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
+import { expectAccessible } from "./browser-journey";
 import { enrol, pageWithAuthenticator, startConsoleServer, type ConsoleServer } from "./console-support";
 
 let server: ConsoleServer;
@@ -16,6 +17,15 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await server?.stop();
 });
+
+/** axe (WCAG 2.2 A/AA) at 1280 and 375 px wide, with a full-page screenshot of each kept as an artefact. */
+async function check(page: Page, name: string): Promise<void> {
+  for (const width of [375, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: test.info().outputPath(`${name}-${width}.png`), fullPage: true });
+    await expectAccessible(page, `${name} at ${width} px`);
+  }
+}
 
 test("an owner creates, finds, edits and deletes a user and revokes its session", async ({ browser }) => {
   const context = await browser.newContext();
@@ -44,7 +54,11 @@ test("an owner creates, finds, edits and deletes a user and revokes its session"
   await page.getByLabel("Search").fill("ada@");
   await page.getByRole("button", { name: "Search" }).click();
   await expect(page).toHaveURL(/\?q=ada%40/);
-  await page.getByRole("link", { name: "User ada@example.test" }).click();
+  await check(page, "users-list");
+  await page
+    .getByRole("row", { name: /ada@example\.test/ })
+    .getByRole("link", { name: userId })
+    .click();
   await expect(page.getByRole("heading", { name: "ada@example.test" })).toBeVisible();
 
   // Metadata: invalid JSON is shown inline and cannot be saved; valid JSON is saved.
@@ -88,6 +102,7 @@ test("an owner creates, finds, edits and deletes a user and revokes its session"
   await page.reload();
   const row = page.getByTestId("session-row").filter({ hasText: "203.0.113.7" });
   await expect(row).toContainText("Chrome (Windows)");
+  await check(page, "user-detail");
   await row.getByRole("button", { name: /Revoke/ }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Revoke session" }).click();
   await expect(page.getByTestId("toast").filter({ hasText: "Session revoked" })).toBeVisible();

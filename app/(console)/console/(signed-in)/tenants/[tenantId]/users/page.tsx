@@ -146,7 +146,7 @@ export default async function UsersPage({
         <div>
           <Table
             caption={`Users of ${tenant.name}`}
-            head={["User", "Primary email", "Username", "Created", "Passkeys", "Also"]}
+            head={["User id", "Primary email", "Username", "Created", "Passkeys", "Also"]}
           >
             {users.map(({ user, emails, credentials, password, otp }) => {
               const primary = emails.find((email) => email.isPrimary);
@@ -158,7 +158,6 @@ export default async function UsersPage({
                     <Link
                       href={`${base}/${user.id}`}
                       className="font-mono text-xs text-indigo-700 underline dark:text-indigo-300"
-                      aria-label={`User ${primary?.address ?? user.username ?? user.id}`}
                     >
                       {user.id}
                     </Link>

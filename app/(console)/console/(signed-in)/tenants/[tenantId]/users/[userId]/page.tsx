@@ -10,7 +10,8 @@ import { MAX_METADATA_CHARS, METADATA_KINDS } from "@/lib/metadata";
 import { listSessionsOfUser, userAgentName } from "@/lib/sessions";
 import { devicesOfUser } from "@/lib/uaf-requests";
 import { getAdminUser } from "@/lib/users";
-import { Badge, Card, Details, EmptyState, PageHeader, Table, Td, Time } from "@/components/console/ui";
+import { Badge, Card, Details, EmptyState, PageHeader, Td, Time } from "@/components/console/ui";
+import { ScrollTable } from "../scroll-table";
 import { MetadataEditor } from "./metadata-editor";
 import { DeleteUserButton, RevokeAllSessionsButton, RevokeSessionButton } from "./user-actions";
 
@@ -162,7 +163,7 @@ export default async function UserPage({
         {emails.length === 0 ? (
           <EmptyState title="No email addresses" description="This user signs in with a username." />
         ) : (
-          <Table caption="Email addresses" head={["Address", "Status", "Added"]}>
+          <ScrollTable caption="Email addresses" head={["Address", "Status", "Added"]}>
             {emails.map((email) => (
               <tr key={email.id}>
                 <Td className="break-all">{email.address}</Td>
@@ -181,7 +182,7 @@ export default async function UserPage({
                 </Td>
               </tr>
             ))}
-          </Table>
+          </ScrollTable>
         )}
       </Section>
 
@@ -192,7 +193,7 @@ export default async function UserPage({
             description="They appear when the user registers one through the flow API."
           />
         ) : (
-          <Table caption="Passkeys" head={["Authenticator", "Name", "Created", "Last used", "Backup"]}>
+          <ScrollTable caption="Passkeys" head={["Authenticator", "Name", "Created", "Last used", "Backup"]}>
             {passkeys.map((credential) => (
               <tr key={credential.id}>
                 <Td>
@@ -210,7 +211,7 @@ export default async function UserPage({
                 </Td>
               </tr>
             ))}
-          </Table>
+          </ScrollTable>
         )}
       </Section>
 
@@ -221,7 +222,7 @@ export default async function UserPage({
             description="Registered as a second factor when the tenant has MFA on."
           />
         ) : (
-          <Table caption="Security keys" head={["Authenticator", "Name", "Created", "Last used"]}>
+          <ScrollTable caption="Security keys" head={["Authenticator", "Name", "Created", "Last used"]}>
             {securityKeys.map((credential) => (
               <tr key={credential.id}>
                 <Td>
@@ -236,7 +237,7 @@ export default async function UserPage({
                 </Td>
               </tr>
             ))}
-          </Table>
+          </ScrollTable>
         )}
       </Section>
 
@@ -244,7 +245,7 @@ export default async function UserPage({
         {devices.length === 0 ? (
           <EmptyState title="No UAF devices" description="Registered through the Authenticator API." />
         ) : (
-          <Table caption="UAF devices" head={["Key name", "AAID", "Device", "Created", "Last used"]}>
+          <ScrollTable caption="UAF devices" head={["Key name", "AAID", "Device", "Created", "Last used"]}>
             {devices.map((device) => (
               <tr key={device.deviceId}>
                 <Td className="break-all">{device.keyName}</Td>
@@ -262,7 +263,7 @@ export default async function UserPage({
                 </Td>
               </tr>
             ))}
-          </Table>
+          </ScrollTable>
         )}
       </Section>
 
@@ -278,7 +279,7 @@ export default async function UserPage({
         {sessions.length === 0 ? (
           <EmptyState title="No active sessions" description="The user is signed in nowhere." />
         ) : (
-          <Table
+          <ScrollTable
             caption="Active sessions"
             head={[
               "IP address",
@@ -324,7 +325,7 @@ export default async function UserPage({
                 </tr>
               );
             })}
-          </Table>
+          </ScrollTable>
         )}
       </Section>
 
@@ -345,7 +346,7 @@ export default async function UserPage({
             description="Their logins, sign-ups and changes appear here."
           />
         ) : (
-          <Table
+          <ScrollTable
             caption={`The user's last ${RECENT_EVENTS} audit events`}
             head={["When", "Event", "IP address", "Error"]}
           >
@@ -359,7 +360,7 @@ export default async function UserPage({
                 <Td>{entry.error ?? ""}</Td>
               </tr>
             ))}
-          </Table>
+          </ScrollTable>
         )}
       </Section>
     </div>
