@@ -54,6 +54,14 @@ test("an owner creates, finds, edits and deletes a user and revokes its session"
   await page.getByLabel("Search").fill("ada@");
   await page.getByRole("button", { name: "Search" }).click();
   await expect(page).toHaveURL(/\?q=ada%40/);
+  // Filters: the user has no passkey.
+  await page.getByLabel("Passkey", { exact: true }).selectOption("with");
+  await page.getByRole("button", { name: "Search" }).click();
+  await expect(page).toHaveURL(/passkey=with/);
+  await expect(page.getByText("No users match “ada@”")).toBeVisible();
+  await page.getByLabel("Passkey", { exact: true }).selectOption("without");
+  await page.getByRole("button", { name: "Search" }).click();
+  await expect(page).toHaveURL(/passkey=without/);
   await check(page, "users-list");
   await page
     .getByRole("row", { name: /ada@example\.test/ })

@@ -24,6 +24,10 @@ const PAGE_SIZES = [10, 20, 50, 100] as const;
 const SORTS = { newest: "desc", oldest: "asc" } as const;
 
 type Search = Record<string, string | string[] | undefined>;
+type Presence = "with" | "without" | undefined;
+const presence = (value: string | undefined): Presence =>
+  value === "with" || value === "without" ? value : undefined;
+const asFilter = (value: Presence) => (value === undefined ? undefined : value === "with");
 const one = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
 /**
@@ -44,7 +48,9 @@ function listQuery(search: Search) {
   const query = parsed.success
     ? parsed.data
     : listUsers.query.parse({ per_page: String(perPage), sort_direction: SORTS[sort] });
-  return { q, sort, perPage, query };
+  const passkey = presence(one(search.passkey));
+  const password = presence(one(search.password));
+  return { q, sort, perPage, query, passkey, password };
 }
 
 export default async function UsersPage({
@@ -56,7 +62,7 @@ export default async function UsersPage({
 }) {
   const { tenantId } = await params;
   const { tenant, operator } = await requireTenant(tenantId, "read");
-  const { q, sort, perPage, query } = listQuery(await searchParams);
+  const { q, sort, perPage, query, passkey, password } = listQuery(await searchParams);
   const { users, total } = await listAdminUsers(tenant.id, {
     page: query.page,
     perPage: query.per_page,
@@ -64,7 +70,10 @@ export default async function UsersPage({
     email: query.email,
     username: query.username,
     direction: query.sort_direction,
+    passkey: asFilter(passkey),
+    password: asFilter(password),
   });
+  const filtered = Boolean(q || passkey || password);
   const base = `/console/tenants/${tenant.id}/users`;
   const canWrite = operator.role !== "viewer";
 
@@ -99,6 +108,23 @@ export default async function UsersPage({
               <option value="oldest">Oldest first</option>
             </select>
           </div>
+          {(
+            [
+              ["passkey", "Passkey", passkey],
+              ["password", "Password", password],
+            ] as const
+          ).map(([name, label, value]) => (
+            <div key={name} className="space-y-1">
+              <label htmlFor={name} className="block text-sm font-medium text-slate-800 dark:text-slate-200">
+                {label}
+              </label>
+              <select id={name} name={name} defaultValue={value ?? ""} className={inputClass}>
+                <option value="">Any</option>
+                <option value="with">With</option>
+                <option value="without">Without</option>
+              </select>
+            </div>
+          ))}
           <div className="space-y-1">
             <label
               htmlFor="per_page"
@@ -117,7 +143,7 @@ export default async function UsersPage({
           <Button type="submit" variant="secondary">
             Search
           </Button>
-          {q ? (
+          {filtered ? (
             <Link href={base} className="py-2 text-sm text-indigo-700 underline dark:text-indigo-300">
               Clear
             </Link>
@@ -126,9 +152,9 @@ export default async function UsersPage({
       </Card>
 
       {users.length === 0 ? (
-        q ? (
+        filtered ? (
           <EmptyState
-            title={`No users match “${q}”`}
+            title={q ? `No users match “${q}”` : "No users match these filters"}
             description="Search by a part of an email address or username, or by a whole user id."
           />
         ) : total === 0 ? (
@@ -192,6 +218,8 @@ export default async function UsersPage({
             basePath={base}
             query={{
               q: q || undefined,
+              passkey,
+              password,
               sort: sort === "newest" ? undefined : sort,
               per_page: String(perPage),
             }}
