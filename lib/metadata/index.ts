@@ -12,3 +12,4 @@ export {
   type UserMetadata,
 } from "./metadata";
 export { mergePatch, type JsonValue } from "./merge-patch";
+export { mergePatchBetween } from "./patch-between";

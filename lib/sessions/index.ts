@@ -18,3 +18,4 @@ export { validateSessionToken, type SessionValidation } from "./validate";
 export { userAgentName } from "./user-agent";
 export { impersonateUser, listSessionsOfUser, revokeSessionOfUser } from "./admin-sessions";
 export type { SessionClient } from "./sessions";
+export { revokeAllSessionsOfUser } from "./revoke-all-sessions";

@@ -17,3 +17,4 @@ export { deleteDevice, listDevices, renameDevice, toDevice, type Device } from "
 export type { AuthenticatorRequest } from "./request";
 export { TEST_VENDOR_ID, trustedFacetIds } from "./policy";
 export { sweepOldRequests } from "./store";
+export { devicesOfUser } from "./user-devices";

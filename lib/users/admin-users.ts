@@ -34,13 +34,16 @@ export interface AdminUserPage {
 /**
  * `GET /admin/users`: a page of the tenant's platform users (Passkey API users, who have an external id,
  * are not listed), newest first unless `direction` is `asc`. `email` and `username` match parts,
- * case-insensitively; with both, either may match; `userIds` restricts to those ids.
+ * case-insensitively; with both, either may match; `userIds` restricts to those ids; `passkey` and
+ * `password` (the console's filters) keep the users with (true) or without (false) one.
  */
 export async function listAdminUsers(tenantId: string, query: AdminUserListQuery): Promise<AdminUserPage> {
   const filter: PlatformUserFilter = {
     userIds: query.userIds,
     email: query.email?.toLowerCase(),
     username: query.username?.toLowerCase(),
+    passkey: query.passkey,
+    password: query.password,
   };
   const [users, total] = await Promise.all([
     selectPlatformUsers(tenantId, filter, {

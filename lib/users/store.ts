@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import { executor } from "@/lib/db";
-import { emails, users } from "@/lib/db/schema";
+import { emails, passwords, users, webauthnCredentials } from "@/lib/db/schema";
 import { UUID_PATTERN } from "@/lib/tenants/tenant";
 import { toUser, type User } from "./user";
 
@@ -119,6 +119,10 @@ export interface PlatformUserFilter {
   email?: string;
   /** Part of a username (lower-case). */
   username?: string;
+  /** With (true) or without (false) a passkey (a WebAuthn credential that is not MFA-only); the console's filter. */
+  passkey?: boolean;
+  /** With (true) or without (false) a password; the console's filter. */
+  password?: boolean;
 }
 
 const likePattern = (fragment: string) => `%${fragment.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -138,6 +142,16 @@ function platformUserConditions(tenantId: string, filter: PlatformUserFilter) {
       : sql`lower(${users.username}) like ${likePattern(filter.username)}`;
   const search = byEmail && byUsername ? or(byEmail, byUsername) : (byEmail ?? byUsername);
   if (search) conditions.push(search);
+  // The credential and password tables (owned by lib/credentials, lib/passwords) are read in SQL for
+  // the same reason: the page and the count are filtered by the database.
+  if (filter.passkey !== undefined) {
+    const passkey = sql`exists (select 1 from ${webauthnCredentials} where ${webauthnCredentials.tenantId} = ${tenantId} and ${webauthnCredentials.userId} = ${users.id} and not ${webauthnCredentials.isMfa})`;
+    conditions.push(filter.passkey ? passkey : sql`not ${passkey}`);
+  }
+  if (filter.password !== undefined) {
+    const password = sql`exists (select 1 from ${passwords} where ${passwords.userId} = ${users.id})`;
+    conditions.push(filter.password ? password : sql`not ${password}`);
+  }
   return and(...conditions);
 }
 

@@ -1,0 +1,180 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { CreateUserBody, MetadataPatchBody } from "@/lib/contracts/admin";
+import { UserIdParam } from "@/lib/contracts/admin/params";
+import { consoleAction, type ActionResult } from "@/lib/console/guard";
+import { METADATA_KINDS, mergePatchBetween, patchMetadata } from "@/lib/metadata";
+import { revokeAllSessionsOfUser, revokeSessionOfUser } from "@/lib/sessions";
+import { createAdminUser, deleteAdminUser } from "@/lib/users";
+
+/**
+ * The users pages' mutations. Each runs through consoleAction("write", tenantId, …): a viewer, a
+ * signed-out browser or another tenant is refused on the server. Input is parsed with the admin API's
+ * schemas (lib/contracts/admin) and the domain functions record the audit entries with the operator
+ * (session.context) as actor.
+ */
+
+const usersPath = (tenantId: string) => `/console/tenants/${tenantId}/users`;
+
+/** Domain refusals that belong to one field of a form: the field they are shown next to. */
+function withFieldError<T>(
+  result: ActionResult<T>,
+  fields: Partial<Record<string, string>>,
+): ActionResult<T> {
+  if (result.ok || !result.code) return result;
+  const field = fields[result.code];
+  if (!field || result.fieldErrors?.[field]) return result;
+  return { ...result, fieldErrors: { ...result.fieldErrors, [field]: result.error } };
+}
+
+const CreateUserForm = z.object({
+  email: z.string().max(1000),
+  additionalEmails: z.string().max(20_000),
+  verified: z.boolean(),
+  username: z.string().max(1000),
+});
+
+/**
+ * Creates a platform user (createAdminUser) from the console's form: a primary address (verified or
+ * not), more addresses one per line, a username. Errors come back keyed by the form's fields.
+ */
+export async function createUser(
+  tenantId: string,
+  input: z.input<typeof CreateUserForm>,
+): Promise<ActionResult<{ id: string }>> {
+  const result = await consoleAction("write", tenantId, async ({ tenant, context }) => {
+    const form = CreateUserForm.parse(input);
+    const primary = form.email.trim();
+    const more = form.additionalEmails
+      .split(/[\s,]+/)
+      .map((address) => address.trim())
+      .filter(Boolean);
+    const parsed = CreateUserBody.safeParse({
+      emails: [
+        ...(primary ? [{ address: primary, is_primary: true, is_verified: form.verified }] : []),
+        ...more.map((address) => ({ address, is_primary: false, is_verified: form.verified })),
+      ],
+      username: form.username.trim() || undefined,
+    });
+    if (!parsed.success) {
+      // emails.0 is the primary field when one was given, the rest are the additional ones.
+      throw new z.ZodError(
+        parsed.error.issues.map((issue) => {
+          if (issue.path[0] !== "emails") return issue;
+          const index = Number(issue.path[1]);
+          const field = primary && index === 0 ? "email" : "additionalEmails";
+          const line = primary ? index : index + 1;
+          return {
+            ...issue,
+            path: [field],
+            message: field === "email" ? issue.message : `line ${line}: ${issue.message}`,
+          };
+        }),
+      );
+    }
+    const body = parsed.data;
+    const user = await createAdminUser(
+      tenant!,
+      {
+        emails: body.emails.map((email) => ({
+          address: email.address,
+          isPrimary: email.is_primary,
+          isVerified: email.is_verified,
+        })),
+        username: body.username,
+      },
+      context,
+    );
+    revalidatePath(usersPath(tenantId));
+    return { id: user.user.id };
+  });
+  return withFieldError(result, {
+    EMAIL_TAKEN: "email",
+    EMAIL_LIMIT_REACHED: "additionalEmails",
+    USERNAME_TAKEN: "username",
+    USERNAME_INVALID: "username",
+    USERNAME_NOT_ENABLED: "username",
+  });
+}
+
+/** Deletes the user and everything of theirs (deleteAdminUser). */
+export async function deleteUser(tenantId: string, userId: string): Promise<ActionResult<null>> {
+  return consoleAction("write", tenantId, async ({ tenant, context }) => {
+    await deleteAdminUser(tenant!, UserIdParam.parse(userId), context);
+    revalidatePath(usersPath(tenantId));
+    return null;
+  });
+}
+
+/** Ends one session of the user (revokeSessionOfUser): its JWT stops working at once. */
+export async function revokeSession(
+  tenantId: string,
+  userId: string,
+  sessionId: string,
+): Promise<ActionResult<null>> {
+  return consoleAction("write", tenantId, async ({ context }) => {
+    const id = UserIdParam.parse(userId);
+    await revokeSessionOfUser(tenantId, id, z.uuid().parse(sessionId), context);
+    revalidatePath(`${usersPath(tenantId)}/${id}`);
+    return null;
+  });
+}
+
+/** Ends every session of the user (revokeAllSessionsOfUser); answers how many ended. */
+export async function revokeAllSessions(tenantId: string, userId: string): Promise<ActionResult<number>> {
+  return consoleAction("write", tenantId, async ({ context }) => {
+    const id = UserIdParam.parse(userId);
+    const count = await revokeAllSessionsOfUser(tenantId, id, context);
+    revalidatePath(`${usersPath(tenantId)}/${id}`);
+    return count;
+  });
+}
+
+const MetadataEdit = z.object({
+  kind: z.enum(METADATA_KINDS),
+  /** The kind as the editor loaded it: only what the operator changed since is patched. */
+  original: z.string().max(100_000),
+  value: z.string().max(100_000),
+});
+
+type JsonObject = Record<string, unknown>;
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * Saves one kind of the user's metadata as the editor shows it: the merge patch from what the editor
+ * loaded to what it holds now goes through patchMetadata (its 3000-character limit and depth rule), so
+ * a concurrent change to keys the operator did not touch is kept. `{}` removes the kind. Errors are
+ * keyed by the kind (the editor's field).
+ */
+export async function saveMetadata(
+  tenantId: string,
+  userId: string,
+  input: z.input<typeof MetadataEdit>,
+): Promise<ActionResult<string>> {
+  const kind = METADATA_KINDS.find((name) => name === input?.kind) ?? "_";
+  const result = await consoleAction("write", tenantId, async ({ tenant, context }) => {
+    const id = UserIdParam.parse(userId);
+    const edit = MetadataEdit.parse(input);
+    const fail = (message: string) =>
+      new z.ZodError([{ code: "custom", path: [edit.kind], message, input: edit.value }]);
+    let to: unknown;
+    let from: unknown;
+    try {
+      to = JSON.parse(edit.value);
+      from = JSON.parse(edit.original);
+    } catch (error) {
+      throw fail(`not valid JSON: ${(error as Error).message}`);
+    }
+    if (!isObject(to)) throw fail("must be a JSON object ({} removes it)");
+    if (!isObject(from)) from = {};
+    const kindPatch = Object.keys(to).length === 0 ? null : mergePatchBetween(from as JsonObject, to);
+    const patch = MetadataPatchBody.parse({ [edit.kind]: kindPatch });
+    const metadata = await patchMetadata(tenant!, id, patch, context);
+    revalidatePath(`${usersPath(tenantId)}/${id}`);
+    return JSON.stringify(metadata[edit.kind] ?? {}, null, 2);
+  });
+  return withFieldError(result, { METADATA_INVALID: kind });
+}
