@@ -1,6 +1,8 @@
 import { and, asc, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import { executor } from "@/lib/db";
-import { emails, passwords, users, webauthnCredentials } from "@/lib/db/schema";
+import { hasPasskeyCondition } from "@/lib/credentials/has-passkey";
+import { emails, users } from "@/lib/db/schema";
+import { hasPasswordCondition } from "@/lib/passwords/has-password";
 import { UUID_PATTERN } from "@/lib/tenants/tenant";
 import { toUser, type User } from "./user";
 
@@ -142,14 +144,14 @@ function platformUserConditions(tenantId: string, filter: PlatformUserFilter) {
       : sql`lower(${users.username}) like ${likePattern(filter.username)}`;
   const search = byEmail && byUsername ? or(byEmail, byUsername) : (byEmail ?? byUsername);
   if (search) conditions.push(search);
-  // The credential and password tables (owned by lib/credentials, lib/passwords) are read in SQL for
-  // the same reason: the page and the count are filtered by the database.
+  // Filtered by the database so the page and the count agree; the conditions come from the owners of
+  // the credential and password tables.
   if (filter.passkey !== undefined) {
-    const passkey = sql`exists (select 1 from ${webauthnCredentials} where ${webauthnCredentials.tenantId} = ${tenantId} and ${webauthnCredentials.userId} = ${users.id} and not ${webauthnCredentials.isMfa})`;
+    const passkey = hasPasskeyCondition(tenantId, users.id);
     conditions.push(filter.passkey ? passkey : sql`not ${passkey}`);
   }
   if (filter.password !== undefined) {
-    const password = sql`exists (select 1 from ${passwords} where ${passwords.userId} = ${users.id})`;
+    const password = hasPasswordCondition(users.id);
     conditions.push(filter.password ? password : sql`not ${password}`);
   }
   return and(...conditions);

@@ -10,8 +10,7 @@ import { MAX_METADATA_CHARS, METADATA_KINDS } from "@/lib/metadata";
 import { listSessionsOfUser, userAgentName } from "@/lib/sessions";
 import { devicesOfUser } from "@/lib/uaf-requests";
 import { getAdminUser } from "@/lib/users";
-import { Badge, Card, Details, EmptyState, PageHeader, Td, Time } from "@/components/console/ui";
-import { ScrollTable } from "../scroll-table";
+import { Badge, Card, Details, EmptyState, PageHeader, Table, Td, Time } from "@/components/console/ui";
 import { MetadataEditor } from "./metadata-editor";
 import { DeleteUserButton, RevokeAllSessionsButton, RevokeSessionButton } from "./user-actions";
 
@@ -163,7 +162,7 @@ export default async function UserPage({
         {emails.length === 0 ? (
           <EmptyState title="No email addresses" description="This user signs in with a username." />
         ) : (
-          <ScrollTable caption="Email addresses" head={["Address", "Status", "Added"]}>
+          <Table caption="Email addresses" head={["Address", "Status", "Added"]}>
             {emails.map((email) => (
               <tr key={email.id}>
                 <Td className="break-all">{email.address}</Td>
@@ -182,7 +181,7 @@ export default async function UserPage({
                 </Td>
               </tr>
             ))}
-          </ScrollTable>
+          </Table>
         )}
       </Section>
 
@@ -193,7 +192,7 @@ export default async function UserPage({
             description="They appear when the user registers one through the flow API."
           />
         ) : (
-          <ScrollTable caption="Passkeys" head={["Authenticator", "Name", "Created", "Last used", "Backup"]}>
+          <Table caption="Passkeys" head={["Authenticator", "Name", "Created", "Last used", "Backup"]}>
             {passkeys.map((credential) => (
               <tr key={credential.id}>
                 <Td>
@@ -211,7 +210,7 @@ export default async function UserPage({
                 </Td>
               </tr>
             ))}
-          </ScrollTable>
+          </Table>
         )}
       </Section>
 
@@ -222,7 +221,7 @@ export default async function UserPage({
             description="Registered as a second factor when the tenant has MFA on."
           />
         ) : (
-          <ScrollTable caption="Security keys" head={["Authenticator", "Name", "Created", "Last used"]}>
+          <Table caption="Security keys" head={["Authenticator", "Name", "Created", "Last used"]}>
             {securityKeys.map((credential) => (
               <tr key={credential.id}>
                 <Td>
@@ -237,7 +236,7 @@ export default async function UserPage({
                 </Td>
               </tr>
             ))}
-          </ScrollTable>
+          </Table>
         )}
       </Section>
 
@@ -245,7 +244,7 @@ export default async function UserPage({
         {devices.length === 0 ? (
           <EmptyState title="No UAF devices" description="Registered through the Authenticator API." />
         ) : (
-          <ScrollTable caption="UAF devices" head={["Key name", "AAID", "Device", "Created", "Last used"]}>
+          <Table caption="UAF devices" head={["Key name", "AAID", "Device", "Created", "Last used"]}>
             {devices.map((device) => (
               <tr key={device.deviceId}>
                 <Td className="break-all">{device.keyName}</Td>
@@ -263,7 +262,7 @@ export default async function UserPage({
                 </Td>
               </tr>
             ))}
-          </ScrollTable>
+          </Table>
         )}
       </Section>
 
@@ -279,7 +278,7 @@ export default async function UserPage({
         {sessions.length === 0 ? (
           <EmptyState title="No active sessions" description="The user is signed in nowhere." />
         ) : (
-          <ScrollTable
+          <Table
             caption="Active sessions"
             head={[
               "IP address",
@@ -325,7 +324,7 @@ export default async function UserPage({
                 </tr>
               );
             })}
-          </ScrollTable>
+          </Table>
         )}
       </Section>
 
@@ -346,7 +345,7 @@ export default async function UserPage({
             description="Their logins, sign-ups and changes appear here."
           />
         ) : (
-          <ScrollTable
+          <Table
             caption={`The user's last ${RECENT_EVENTS} audit events`}
             head={["When", "Event", "IP address", "Error"]}
           >
@@ -360,7 +359,7 @@ export default async function UserPage({
                 <Td>{entry.error ?? ""}</Td>
               </tr>
             ))}
-          </ScrollTable>
+          </Table>
         )}
       </Section>
     </div>
