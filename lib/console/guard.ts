@@ -5,7 +5,10 @@ import { notFound, redirect } from "next/navigation";
 import { recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { AppError } from "@/lib/errors";
 import { requestContext } from "@/lib/http/request-context";
-import { canSeeTenant, checkOperatorSession, type Operator } from "@/lib/operators";
+import { checkOperatorSession, type Operator } from "@/lib/operators";
+import { decideAccess, type ConsoleAccess } from "./access";
+
+export type { ConsoleAccess } from "./access";
 import { getTenant, type Tenant } from "@/lib/tenants";
 import { consoleAuthOptions } from "./auth";
 
@@ -17,9 +20,6 @@ export interface ConsoleSession {
   context: AuditContext;
 }
 
-/** What a page or action needs: `read` (any role), `write` (owner, admin) or `owner`. */
-export type ConsoleAccess = "read" | "write" | "owner";
-
 /** The live console session of this request, or undefined (no cookie, revoked, idle or too old). */
 export async function currentOperator(): Promise<ConsoleSession | undefined> {
   const session = await getServerSession(consoleAuthOptions());
@@ -30,12 +30,6 @@ export async function currentOperator(): Promise<ConsoleSession | undefined> {
   return { ...live, context: { ...context, actor: `operator:${live.operator.id}` } };
 }
 
-function allowed(operator: Operator, access: ConsoleAccess): boolean {
-  if (access === "read") return true;
-  if (access === "owner") return operator.role === "owner";
-  return operator.role === "owner" || operator.role === "admin";
-}
-
 /**
  * For page loaders: the signed-in operator with at least `access`, else a redirect to the sign-in page
  * (not signed in) or the not-found page (a role that may not see it: its existence is not revealed).
@@ -43,7 +37,7 @@ function allowed(operator: Operator, access: ConsoleAccess): boolean {
 export async function requireOperator(access: ConsoleAccess = "read"): Promise<ConsoleSession> {
   const session = await currentOperator();
   if (!session) redirect("/console/sign-in");
-  if (!allowed(session.operator, access)) notFound();
+  if (decideAccess(session.operator, access) !== "ok") notFound();
   return session;
 }
 
@@ -56,7 +50,7 @@ export async function requireTenant(
   access: ConsoleAccess = "read",
 ): Promise<ConsoleSession & { tenant: Tenant }> {
   const session = await requireOperator(access);
-  if (!canSeeTenant(session.operator, tenantId)) notFound();
+  if (decideAccess(session.operator, "read", tenantId) !== "ok") notFound();
   const tenant = await getTenant(tenantId).catch(() => undefined);
   if (!tenant) notFound();
   return { ...session, tenant };
@@ -88,13 +82,10 @@ export async function consoleAction<T>(
   try {
     const session = await currentOperator();
     if (!session) throw new ActionRefused("UNAUTHORIZED", "your console session has ended; sign in again");
-    if (!allowed(session.operator, access))
-      throw new ActionRefused("FORBIDDEN", "your role does not allow this");
-    let tenant: Tenant | undefined;
-    if (tenantId !== undefined) {
-      if (!canSeeTenant(session.operator, tenantId)) throw new ActionRefused("NOT_FOUND", "tenant not found");
-      tenant = await getTenant(tenantId);
-    }
+    const decision = decideAccess(session.operator, access, tenantId);
+    if (decision === "not_found") throw new ActionRefused("NOT_FOUND", "tenant not found");
+    if (decision === "forbidden") throw new ActionRefused("FORBIDDEN", "your role does not allow this");
+    const tenant = tenantId === undefined ? undefined : await getTenant(tenantId);
     return { ok: true, data: await work({ ...session, tenant }) };
   } catch (error) {
     return actionError(error);
