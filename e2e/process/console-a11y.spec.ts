@@ -36,6 +36,7 @@ async function check(page: Page, name: string, url: string): Promise<void> {
   ]) {
     await page.setViewportSize({ width: view.width, height: view.height });
     await page.emulateMedia({ colorScheme: view.scheme });
+    await page.goto("about:blank"); // the same URL again would be a same-document navigation
     const response = await page.goto(url);
     expect(response?.status(), url).toBe(200);
     await expect(page.locator("h1").first()).toBeVisible();

@@ -9,13 +9,15 @@ import { checkOperatorSession, type Operator } from "@/lib/operators";
 import { decideAccess, type ConsoleAccess } from "./access";
 
 export type { ConsoleAccess } from "./access";
-import { getTenant, type Tenant } from "@/lib/tenants";
+import { getTenant, UUID_PATTERN, type Tenant } from "@/lib/tenants";
 import { consoleAuthOptions } from "./auth";
 
 /** The signed-in operator of this request, with the audit context of the request (actor: the operator). */
 export interface ConsoleSession {
   operator: Operator;
   sessionId: string;
+  /** When this console session signed in (adding a passkey wants a recent one). */
+  signedInAt: Date;
   /** `actor` is `operator:<id>`: pass it to domain functions so their audit entries name the operator. */
   context: AuditContext;
 }
@@ -82,6 +84,10 @@ export async function consoleAction<T>(
   try {
     const session = await currentOperator();
     if (!session) throw new ActionRefused("UNAUTHORIZED", "your console session has ended; sign in again");
+    // Actions receive whatever a client sends: the tenant id must be a UUID string.
+    if (tenantId !== undefined && (typeof tenantId !== "string" || !UUID_PATTERN.test(tenantId))) {
+      throw new ActionRefused("NOT_FOUND", "tenant not found");
+    }
     const decision = decideAccess(session.operator, access, tenantId);
     if (decision === "not_found") throw new ActionRefused("NOT_FOUND", "tenant not found");
     if (decision === "forbidden") throw new ActionRefused("FORBIDDEN", "your role does not allow this");

@@ -1,6 +1,8 @@
 // lib/metadata owns the `user_metadata` table: other modules use these operations, never ./store.
 export {
   MAX_METADATA_CHARS,
+  MAX_METADATA_DEPTH,
+  depthOf,
   METADATA_KINDS,
   getMetadata,
   isEmptyMetadata,

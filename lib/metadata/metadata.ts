@@ -120,7 +120,7 @@ async function changeMetadata(
 export const MAX_METADATA_DEPTH = 32;
 
 /** The nesting depth of a JSON value (a scalar is 0), counted without recursion. */
-function depthOf(value: unknown): number {
+export function depthOf(value: unknown): number {
   let deepest = 0;
   const pending: [unknown, number][] = [[value, 0]];
   while (pending.length > 0) {

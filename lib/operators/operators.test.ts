@@ -167,7 +167,10 @@ describe("operators", () => {
       code: "CONFLICT",
     });
 
-    const options = await beginAddPasskey(operator, context);
+    // Only with a recent sign-in.
+    const stale = new Date(Date.now() - 11 * 60_000);
+    await expect(beginAddPasskey(operator, stale, context)).rejects.toMatchObject({ code: "FORBIDDEN" });
+    const options = await beginAddPasskey(operator, new Date(), context);
     await finishAddPasskey(
       operator,
       await authenticator.register(options, { origin: consoleOrigin() }),
@@ -176,7 +179,7 @@ describe("operators", () => {
     expect(await listOperatorPasskeys(operator.id)).toHaveLength(2);
     // A registration started for one operator cannot be finished for another.
     const { operator: other } = await createOperator({ email: "other@ops.test", role: "viewer" }, "cli");
-    const stolen = await beginAddPasskey(operator, context);
+    const stolen = await beginAddPasskey(operator, new Date(), context);
     await expect(
       finishAddPasskey(other, await authenticator.register(stolen, { origin: consoleOrigin() }), context),
     ).rejects.toMatchObject({ code: "CHALLENGE_NOT_FOUND" });

@@ -141,8 +141,21 @@ export async function finishSignIn(
   return { operator, sessionId };
 }
 
-/** Creation options for one more passkey of the signed-in operator. */
-export async function beginAddPasskey(operator: Operator, context: AuditContext): Promise<CreationOptions> {
+/** Adding a passkey needs a sign-in this recent: a stolen session cannot plant a passkey of its own. */
+export const ADD_PASSKEY_WITHIN_MINUTES = 10;
+
+/** Creation options for one more passkey of the signed-in operator (signed in the last 10 minutes). */
+export async function beginAddPasskey(
+  operator: Operator,
+  signedInAt: Date,
+  context: AuditContext,
+): Promise<CreationOptions> {
+  if (Date.now() - signedInAt.getTime() > ADD_PASSKEY_WITHIN_MINUTES * 60_000) {
+    throw new AppError(
+      "FORBIDDEN",
+      `sign out and in again to add a passkey (it needs a sign-in in the last ${ADD_PASSKEY_WITHIN_MINUTES} minutes)`,
+    );
+  }
   return initializeRegistration(
     await consoleTenant(),
     "registration",

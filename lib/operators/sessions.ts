@@ -28,7 +28,7 @@ export async function createOperatorSession(operatorId: string, context: AuditCo
 export async function checkOperatorSession(
   sessionId: string,
   now = new Date(),
-): Promise<{ operator: Operator; sessionId: string } | undefined> {
+): Promise<{ operator: Operator; sessionId: string; signedInAt: Date } | undefined> {
   if (!UUID.test(sessionId)) return undefined;
   const db = await executor();
   const [session] = await db
@@ -46,7 +46,7 @@ export async function checkOperatorSession(
   if (idle > TOUCH_EVERY_MS) {
     await db.update(operatorSessions).set({ lastSeenAt: now }).where(eq(operatorSessions.id, session.id));
   }
-  return { operator, sessionId: session.id };
+  return { operator, sessionId: session.id, signedInAt: session.createdAt };
 }
 
 export async function revokeOperatorSession(sessionId: string): Promise<void> {

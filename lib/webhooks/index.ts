@@ -13,6 +13,7 @@ export { emitWebhookEvent } from "./emit";
 export { sessionEventData, userEventData, userWebhookData } from "./user-data";
 export {
   CreateWebhookInput,
+  callbackOrigin,
   UpdateWebhookInput,
   createWebhook,
   deleteWebhook,

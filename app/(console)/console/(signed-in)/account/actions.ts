@@ -18,7 +18,9 @@ const CredentialId = z.string().min(1).max(1024);
 const PAGE = "/console/account";
 
 export async function addPasskeyOptions() {
-  return consoleAction("read", undefined, ({ operator, context }) => beginAddPasskey(operator, context));
+  return consoleAction("read", undefined, ({ operator, signedInAt, context }) =>
+    beginAddPasskey(operator, signedInAt, context),
+  );
 }
 
 export async function addPasskey(response: unknown) {

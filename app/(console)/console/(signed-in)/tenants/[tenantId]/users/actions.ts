@@ -5,7 +5,13 @@ import { z } from "zod";
 import { CreateUserBody, MetadataPatchBody } from "@/lib/contracts/admin";
 import { UserIdParam } from "@/lib/contracts/admin/params";
 import { consoleAction, type ActionResult } from "@/lib/console/guard";
-import { METADATA_KINDS, mergePatchBetween, patchMetadata } from "@/lib/metadata";
+import {
+  MAX_METADATA_DEPTH,
+  METADATA_KINDS,
+  depthOf,
+  mergePatchBetween,
+  patchMetadata,
+} from "@/lib/metadata";
 import { revokeAllSessionsOfUser, revokeSessionOfUser } from "@/lib/sessions";
 import { createAdminUser, deleteAdminUser } from "@/lib/users";
 
@@ -170,6 +176,10 @@ export async function saveMetadata(
     }
     if (!isObject(to)) throw fail("must be a JSON object ({} removes it)");
     if (!isObject(from)) from = {};
+    // Bounded before the diff walks them (a deep value would overflow the stack).
+    if (depthOf(to) > MAX_METADATA_DEPTH || depthOf(from) > MAX_METADATA_DEPTH) {
+      throw fail(`nested deeper than ${MAX_METADATA_DEPTH} levels`);
+    }
     const kindPatch = Object.keys(to).length === 0 ? null : mergePatchBetween(from as JsonObject, to);
     const patch = MetadataPatchBody.parse({ [edit.kind]: kindPatch });
     const metadata = await patchMetadata(tenant!, id, patch, context);

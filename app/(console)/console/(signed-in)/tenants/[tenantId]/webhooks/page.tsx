@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { ButtonLink, EmptyState, PageHeader, Table, Td, Time } from "@/components/console/ui";
 import { requireTenant } from "@/lib/console/guard";
-import { listWebhooks } from "@/lib/webhooks";
+import { callbackOrigin, listWebhooks } from "@/lib/webhooks";
 import { WebhookState } from "./state";
 
 export const metadata: Metadata = { title: "Webhooks" };
@@ -41,7 +41,8 @@ export default async function WebhooksPage({ params }: { params: Promise<{ tenan
                   href={`${base}/${webhook.id}`}
                   className="font-medium text-indigo-700 underline hover:text-indigo-500 dark:text-indigo-300"
                 >
-                  {webhook.callback}
+                  {/* The path, query and userinfo may hold the receiver's secret: viewers see the origin. */}
+                  {canWrite ? webhook.callback : `${callbackOrigin(webhook.callback)}/…`}
                 </Link>
               </Td>
               <Td>

@@ -9,7 +9,11 @@ export const dynamic = "force-dynamic";
 const text = (status: number, message: string) =>
   new Response(message, {
     status,
-    headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" },
+    headers: {
+      "content-type": "text/plain; charset=utf-8",
+      "cache-control": "no-store",
+      "x-content-type-options": "nosniff",
+    },
   });
 
 /**
@@ -19,6 +23,11 @@ const text = (status: number, message: string) =>
  */
 export async function GET(request: Request, { params }: { params: Promise<{ tenantId: string }> }) {
   const { tenantId } = await params;
+  // The export writes an audit entry: only the console itself (or the address bar) may start it, not a
+  // link on another site that rides on the operator's cookie.
+  const site = request.headers.get("sec-fetch-site");
+  if (site !== null && site !== "same-origin" && site !== "none")
+    return text(403, "Start the export from the console.");
   const session = await currentOperator();
   if (!session) return text(401, "Sign in to the console first.");
   if (!canSeeTenant(session.operator, tenantId)) return text(404, "Not found.");
@@ -53,6 +62,7 @@ export async function GET(request: Request, { params }: { params: Promise<{ tena
       "content-type": "text/csv; charset=utf-8",
       "content-disposition": `attachment; filename="audit-log-${tenant.id}-${day}.csv"`,
       "cache-control": "no-store",
+      "x-content-type-options": "nosniff",
     },
   });
 }

@@ -101,24 +101,34 @@ export function MetadataEditor({
 }: {
   tenantId: string;
   userId: string;
-  /** Each kind as pretty-printed JSON ("{}" when unset). */
-  metadata: Record<Kind, string>;
+  /** Each kind as pretty-printed JSON ("{}" when unset); a kind left out is not shown (viewers: private). */
+  metadata: Partial<Record<Kind, string>>;
   maxChars: number;
   canWrite: boolean;
 }) {
   return (
     <div className="grid gap-6 lg:grid-cols-3">
-      {(Object.keys(LABELS) as Kind[]).map((kind) => (
-        <MetadataKindEditor
-          key={kind}
-          tenantId={tenantId}
-          userId={userId}
-          kind={kind}
-          initial={metadata[kind]}
-          maxChars={maxChars}
-          canWrite={canWrite}
-        />
-      ))}
+      {(Object.keys(LABELS) as Kind[]).map((kind) => {
+        const initial = metadata[kind];
+        if (initial === undefined) {
+          return (
+            <p key={kind} className="text-sm text-slate-600 dark:text-slate-400">
+              {LABELS[kind].label} is hidden from viewers.
+            </p>
+          );
+        }
+        return (
+          <MetadataKindEditor
+            key={kind}
+            tenantId={tenantId}
+            userId={userId}
+            kind={kind}
+            initial={initial}
+            maxChars={maxChars}
+            canWrite={canWrite}
+          />
+        );
+      })}
     </div>
   );
 }

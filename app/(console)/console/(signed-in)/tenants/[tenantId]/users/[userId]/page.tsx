@@ -100,9 +100,13 @@ export default async function UserPage({
   const primary = emails.find((email) => email.isPrimary);
   const passkeys = credentials.filter((credential) => !credential.isMfa);
   const securityKeys = credentials.filter((credential) => credential.isMfa);
+  // Private metadata may hold the application's secrets about the user: not for viewers.
   const metadataText = Object.fromEntries(
-    METADATA_KINDS.map((kind) => [kind, JSON.stringify(admin.metadata[kind] ?? {}, null, 2)]),
-  ) as Record<(typeof METADATA_KINDS)[number], string>;
+    METADATA_KINDS.filter((kind) => canWrite || kind !== "private_metadata").map((kind) => [
+      kind,
+      JSON.stringify(admin.metadata[kind] ?? {}, null, 2),
+    ]),
+  ) as Partial<Record<(typeof METADATA_KINDS)[number], string>>;
   const base = `/console/tenants/${tenant.id}/users`;
 
   return (

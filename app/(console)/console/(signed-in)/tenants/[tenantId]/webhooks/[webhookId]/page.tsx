@@ -15,7 +15,7 @@ import {
 } from "@/components/console/ui";
 import { requireTenant } from "@/lib/console/guard";
 import { WEBHOOK_DELIVERY_STATUSES, type WebhookDeliveryStatus } from "@/lib/db/schema";
-import { getDelivery, getWebhook, listDeliveries, type DeliveryInfo } from "@/lib/webhooks";
+import { callbackOrigin, getDelivery, getWebhook, listDeliveries, type DeliveryInfo } from "@/lib/webhooks";
 import { eventPickerData } from "../events";
 import { WebhookState } from "../state";
 import { WebhookForm } from "../webhook-form";
@@ -85,7 +85,11 @@ export default async function WebhookPage({
       </p>
       <PageHeader
         title="Webhook"
-        description={<span className="break-all">{webhook.callback}</span>}
+        description={
+          <span className="break-all">
+            {canWrite ? webhook.callback : `${callbackOrigin(webhook.callback)}/…`}
+          </span>
+        }
         actions={
           canWrite ? (
             <WebhookControls tenantId={tenant.id} webhookId={webhook.id} enabled={webhook.enabled} />
