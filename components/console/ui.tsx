@@ -171,7 +171,7 @@ export function Table({
   return (
     <div
       {...(caption ? { role: "region", "aria-label": caption, tabIndex: 0 } : {})}
-      className="overflow-x-auto rounded-lg ring-1 ring-slate-200 focus-visible:outline-2 focus-visible:outline-indigo-600 dark:ring-slate-700"
+      className="relative overflow-x-auto rounded-lg ring-1 ring-slate-200 focus-visible:outline-2 focus-visible:outline-indigo-600 dark:ring-slate-700"
     >
       <table className="min-w-full divide-y divide-slate-200 text-sm dark:divide-slate-700">
         {caption ? <caption className="sr-only">{caption}</caption> : null}

@@ -44,10 +44,12 @@ async function check(page: Page, name: string, url: string): Promise<void> {
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow, `${name} at ${view.width}px overflows by ${overflow}px`).toBeLessThanOrEqual(1);
     await expectAccessible(page, `${name} at ${view.width}px (${view.scheme})`);
-    await test.info().attach(`${name}-${view.width}-${view.scheme}.png`, {
-      body: await page.screenshot({ fullPage: true }),
-      contentType: "image/png",
-    });
+    // Kept in test-results/ (the CI's artefacts); docs/console.md shows some of them.
+    const file = test.info().outputPath(`${name}-${view.width}-${view.scheme}.png`);
+    await page.screenshot({ path: file, fullPage: true });
+    await test
+      .info()
+      .attach(`${name}-${view.width}-${view.scheme}.png`, { path: file, contentType: "image/png" });
   }
 }
 
