@@ -196,25 +196,7 @@ export default async function UserPage({
             description="They appear when the user registers one through the flow API."
           />
         ) : (
-          <Table caption="Passkeys" head={["Authenticator", "Name", "Created", "Last used", "Backup"]}>
-            {passkeys.map((credential) => (
-              <tr key={credential.id}>
-                <Td>
-                  <AuthenticatorName aaguid={credential.aaguid} />
-                </Td>
-                <Td className="break-all">{credential.name}</Td>
-                <Td className="whitespace-nowrap">
-                  <Time value={credential.createdAt} />
-                </Td>
-                <Td className="whitespace-nowrap">
-                  <Time value={credential.lastUsedAt} />
-                </Td>
-                <Td>
-                  <Backup credential={credential} />
-                </Td>
-              </tr>
-            ))}
-          </Table>
+          <CredentialTable caption="Passkeys" credentials={passkeys} backup />
         )}
       </Section>
 
@@ -225,22 +207,7 @@ export default async function UserPage({
             description="Registered as a second factor when the tenant has MFA on."
           />
         ) : (
-          <Table caption="Security keys" head={["Authenticator", "Name", "Created", "Last used"]}>
-            {securityKeys.map((credential) => (
-              <tr key={credential.id}>
-                <Td>
-                  <AuthenticatorName aaguid={credential.aaguid} />
-                </Td>
-                <Td className="break-all">{credential.name}</Td>
-                <Td className="whitespace-nowrap">
-                  <Time value={credential.createdAt} />
-                </Td>
-                <Td className="whitespace-nowrap">
-                  <Time value={credential.lastUsedAt} />
-                </Td>
-              </tr>
-            ))}
-          </Table>
+          <CredentialTable caption="Security keys" credentials={securityKeys} />
         )}
       </Section>
 
@@ -367,5 +334,43 @@ export default async function UserPage({
         )}
       </Section>
     </div>
+  );
+}
+
+/** A user's passkeys or security keys: authenticator, name, created, last used (and backup state). */
+function CredentialTable({
+  caption,
+  credentials,
+  backup = false,
+}: {
+  caption: string;
+  credentials: Credential[];
+  backup?: boolean;
+}) {
+  return (
+    <Table
+      caption={caption}
+      head={["Authenticator", "Name", "Created", "Last used", ...(backup ? ["Backup"] : [])]}
+    >
+      {credentials.map((credential) => (
+        <tr key={credential.id}>
+          <Td>
+            <AuthenticatorName aaguid={credential.aaguid} />
+          </Td>
+          <Td className="break-all">{credential.name}</Td>
+          <Td className="whitespace-nowrap">
+            <Time value={credential.createdAt} />
+          </Td>
+          <Td className="whitespace-nowrap">
+            <Time value={credential.lastUsedAt} />
+          </Td>
+          {backup ? (
+            <Td>
+              <Backup credential={credential} />
+            </Td>
+          ) : null}
+        </tr>
+      ))}
+    </Table>
   );
 }
