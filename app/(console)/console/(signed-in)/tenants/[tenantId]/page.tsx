@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { requireTenant } from "@/lib/console/guard";
 import { getConfig } from "@/lib/config";
 import { CopyButton } from "@/components/console/client";
-import { Card, Details, Time } from "@/components/console/ui";
+import { Card, Details, PageHeader, Time } from "@/components/console/ui";
 import { SECTIONS, toFieldValue, valueAt, type FieldValue } from "./_settings/sections";
 import { SettingsForm } from "./_settings/settings-form";
 
@@ -23,6 +23,12 @@ export default async function TenantSettingsPage({ params }: { params: Promise<{
   const hostedLogin = `/t/${tenant.id}/hosted/login`;
   return (
     <div className="space-y-6">
+      <PageHeader
+        title="Settings"
+        description={
+          readOnly ? "Your role shows these settings read-only." : "Each section saves on its own."
+        }
+      />
       <Card title="Tenant">
         <Details
           items={[
