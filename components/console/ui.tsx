@@ -240,7 +240,7 @@ export function Details({ items }: { items: [ReactNode, ReactNode][] }) {
 
 /** A date and time as the operator reads it (UTC, so every operator sees the same). */
 export function Time({ value }: { value: Date | string | null | undefined }) {
-  if (!value) return <span className="text-slate-500">never</span>;
+  if (!value) return <span className="text-slate-600 dark:text-slate-400">never</span>;
   const date = typeof value === "string" ? new Date(value) : value;
   const iso = date.toISOString();
   return <time dateTime={iso}>{iso.slice(0, 16).replace("T", " ")} UTC</time>;

@@ -81,9 +81,14 @@ test("a sign-up through the flow API shows on the analytics page and the overvie
   await page.goto(analytics);
   await expect(page.getByText(/No sign-ups or logins in the last 30 days/)).toBeVisible();
 
-  await signUpWithPasskey(`${randomUUID()}@example.com`);
+  const email = `${randomUUID()}@example.com`;
+  await signUpWithPasskey(email);
 
-  await page.reload();
+  // The new user is in the console's user list, found by its email.
+  await page.goto(`${server.base}/console/tenants/${server.tenantId}/users?q=${encodeURIComponent(email)}`);
+  await expect(page.getByRole("table", { name: "Users" })).toContainText(email);
+
+  await page.goto(analytics);
   const signups = page.getByRole("figure", { name: "Sign-ups" });
   await expect(page.locator("#signups-summary")).toHaveText(/^1 sign-up from \S+ to \S+ \(UTC\)/);
   // The visually hidden table carries the numbers.

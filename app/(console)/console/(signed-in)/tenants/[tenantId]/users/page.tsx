@@ -195,10 +195,10 @@ export default async function UsersPage({
                         {primary.verified ? null : <Badge tone="amber">unverified</Badge>}
                       </span>
                     ) : (
-                      <span className="text-slate-500">none</span>
+                      <span className="text-slate-600 dark:text-slate-400">none</span>
                     )}
                   </Td>
-                  <Td>{user.username ?? <span className="text-slate-500">none</span>}</Td>
+                  <Td>{user.username ?? <span className="text-slate-600 dark:text-slate-400">none</span>}</Td>
                   <Td className="whitespace-nowrap">
                     <Time value={user.createdAt} />
                   </Td>

@@ -41,7 +41,7 @@ function AuthenticatorName({ aaguid }: { aaguid: string }) {
       </span>
       <span>
         {name ?? "Unknown authenticator"}
-        <span className="block font-mono text-[11px] text-slate-500">{aaguid}</span>
+        <span className="block font-mono text-[11px] text-slate-600 dark:text-slate-400">{aaguid}</span>
       </span>
     </span>
   );
@@ -53,7 +53,7 @@ function Backup({ credential }: { credential: Credential }) {
   return <Badge>device-bound</Badge>;
 }
 
-const none = (text: string) => <span className="text-slate-500">{text}</span>;
+const none = (text: string) => <span className="text-slate-600 dark:text-slate-400">{text}</span>;
 
 function Section({
   title,
@@ -72,7 +72,7 @@ function Section({
         <h2 className="text-base font-semibold text-slate-900 dark:text-white">
           {title}
           {count !== undefined ? (
-            <span className="ml-2 text-sm font-normal text-slate-500">({count})</span>
+            <span className="ml-2 text-sm font-normal text-slate-600 dark:text-slate-400">({count})</span>
           ) : null}
         </h2>
         {actions}
