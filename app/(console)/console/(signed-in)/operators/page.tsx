@@ -33,7 +33,9 @@ export default async function OperatorsPage() {
             <tr key={operator.id} data-testid="operator-row">
               <Td className="font-medium text-slate-900 dark:text-white">
                 {operator.email}
-                {operator.id === me.id ? <span className="ml-1 text-xs text-slate-600 dark:text-slate-400">(you)</span> : null}
+                {operator.id === me.id ? (
+                  <span className="ml-1 text-xs text-slate-600 dark:text-slate-400">(you)</span>
+                ) : null}
               </Td>
               <Td>
                 <Badge tone={ROLE_TONE[operator.role]}>{operator.role}</Badge>
