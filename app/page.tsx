@@ -49,7 +49,31 @@ const muted = "text-sm text-slate-600 dark:text-slate-400";
 export default async function Home() {
   // The console's address follows SESAME_BASE_URL and SESAME_ADMIN_PORT at run time, not at build.
   await connection();
-  const consoleHref = consoleUrl();
+  const steps = [
+    {
+      step: "1 · Manage",
+      href: consoleUrl(),
+      title: "Open the admin console",
+      note: (
+        <>
+          Tenants, API keys, users, webhooks, audit log. First start? Use the setup link printed by{" "}
+          <code>npm start</code>.
+        </>
+      ),
+    },
+    {
+      step: "2 · Integrate",
+      href: "/docs",
+      title: "Read the API reference",
+      note: "Every surface, generated from the code: endpoints, schemas and errors.",
+    },
+    {
+      step: "3 · Try",
+      href: "/examples/passkeys",
+      title: "Try the passkeys demo",
+      note: "Sign up and in with a passkey on the demo tenant, then explore more demos below.",
+    },
+  ];
   return (
     <div className="min-h-dvh bg-slate-50 text-slate-900 dark:bg-slate-950 dark:text-slate-100">
       <main className="mx-auto max-w-3xl px-4 py-12 sm:px-6 sm:py-16">
@@ -61,40 +85,18 @@ export default async function Home() {
 
         <h2 className="mt-10 text-lg font-semibold">Get started</h2>
         <ol className="mt-3 grid gap-4 sm:grid-cols-3">
-          <li className={card}>
-            <p className="text-xs font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">
-              1 · Manage
-            </p>
-            <a href={consoleHref} className={`${link} mt-1 block`}>
-              Open the admin console
-            </a>
-            <p className={`mt-2 ${muted}`}>
-              Tenants, API keys, users, webhooks, audit log. First start? Use the setup link printed by{" "}
-              <code>npm start</code>.
-            </p>
-          </li>
-          <li className={card}>
-            <p className="text-xs font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">
-              2 · Integrate
-            </p>
-            <Link href="/docs" className={`${link} mt-1 block`}>
-              Read the API reference
-            </Link>
-            <p className={`mt-2 ${muted}`}>
-              Every surface, generated from the code: endpoints, schemas and errors.
-            </p>
-          </li>
-          <li className={card}>
-            <p className="text-xs font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">
-              3 · Try
-            </p>
-            <Link href="/examples/passkeys" className={`${link} mt-1 block`}>
-              Try the passkeys demo
-            </Link>
-            <p className={`mt-2 ${muted}`}>
-              Sign up and in with a passkey on the demo tenant, then explore more demos below.
-            </p>
-          </li>
+          {steps.map((step) => (
+            <li key={step.step} className={card}>
+              <p className="text-xs font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">
+                {step.step}
+              </p>
+              {/* A plain link: the console may be on another port (SESAME_ADMIN_PORT). */}
+              <a href={step.href} className={`${link} mt-1 block`}>
+                {step.title}
+              </a>
+              <p className={`mt-2 ${muted}`}>{step.note}</p>
+            </li>
+          ))}
         </ol>
 
         <h2 className="mt-10 text-lg font-semibold">Demos</h2>

@@ -4,7 +4,7 @@ import { recordAuditEvent } from "@/lib/audit";
 import { insertCredential } from "@/lib/credentials";
 import { insertUser } from "@/lib/users";
 import { createTestTenant } from "@/tests/helpers/tenants";
-import { lastDays, overviewCounts, recordAnalytics, tenantAnalytics } from ".";
+import { lastDays, overviewCounts, recordEventAnalytics, tenantAnalytics } from ".";
 
 const today = () => lastDays(1).to;
 const session = (actor: string, amr: string[], details: Record<string, unknown> = {}) =>
@@ -77,9 +77,9 @@ describe("analytics rollup", () => {
     const { tenant } = await createTestTenant();
     const on = (day: string) => new Date(`${day}T12:00:00Z`);
     for (const day of ["2026-01-05", "2026-01-06", "2026-01-11", "2026-01-12", "2026-02-01"]) {
-      await recordAnalytics(tenant.id, { type: "user.signup.succeeded" }, on(day));
+      await recordEventAnalytics(tenant.id, { type: "user.signup.succeeded" }, on(day));
     }
-    await recordAnalytics(tenant.id, { type: "password.verify.failed" }, on("2026-01-31"));
+    await recordEventAnalytics(tenant.id, { type: "password.verify.failed" }, on("2026-01-31"));
     const range = { from: "2026-01-05", to: "2026-02-01" };
     const weeks = await tenantAnalytics(tenant.id, { ...range, bucket: "week" });
     expect(weeks.series.map((point) => [point.start, point.signups, point.failedLogins])).toEqual([

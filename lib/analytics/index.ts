@@ -1,6 +1,6 @@
 export { classifyEvent, LOGIN_METHODS, type LoginMethod, type Metric } from "./classify";
 export type { Bucket } from "./days";
-export { isCounted, recordAnalytics } from "./record";
+export { recordAnalytics, recordEventAnalytics } from "./record";
 export {
   lastDays,
   overviewCounts,

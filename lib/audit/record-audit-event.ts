@@ -1,5 +1,5 @@
 // The rollup's recorder only (not the module's index, whose queries import modules that import this one).
-import { isCounted, recordAnalytics } from "@/lib/analytics/record";
+import { classifyEvent, recordAnalytics } from "@/lib/analytics/record";
 import { transaction } from "@/lib/db";
 import type { AuditLogRow } from "@/lib/db/schema";
 import { countAuditEvent } from "@/lib/metrics";
@@ -31,10 +31,11 @@ const clip = (value: string | null | undefined) => (value == null ? null : value
  */
 export async function recordAuditEvent(tenantId: string, event: AuditEvent): Promise<AuditLogRow> {
   countAuditEvent(event.type); // sesame_ceremonies_total (lib/metrics)
-  if (!isCounted(event)) return insertEvent(tenantId, event);
+  const counted = classifyEvent(event);
+  if (!counted) return insertEvent(tenantId, event);
   return transaction(async () => {
     const row = await insertEvent(tenantId, event);
-    await recordAnalytics(tenantId, event, row.createdAt);
+    await recordAnalytics(tenantId, counted, row.createdAt);
     return row;
   });
 }

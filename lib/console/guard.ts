@@ -1,11 +1,12 @@
 import "server-only";
 import { getServerSession } from "next-auth";
+import { cache } from "react";
 import { headers } from "next/headers";
 import { notFound, redirect } from "next/navigation";
 import { recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { AppError } from "@/lib/errors";
 import { requestContext } from "@/lib/http/request-context";
-import { checkOperatorSession, type Operator } from "@/lib/operators";
+import { checkOperatorSession, operatorActor, type Operator } from "@/lib/operators";
 import { decideAccess, type ConsoleAccess } from "./access";
 
 export type { ConsoleAccess } from "./access";
@@ -22,15 +23,18 @@ export interface ConsoleSession {
   context: AuditContext;
 }
 
-/** The live console session of this request, or undefined (no cookie, revoked, idle or too old). */
-export async function currentOperator(): Promise<ConsoleSession | undefined> {
+/**
+ * The live console session of this request, or undefined (no cookie, revoked, idle or too old). Read
+ * once per request: the layouts and the page of one render share it (React `cache`).
+ */
+export const currentOperator = cache(async (): Promise<ConsoleSession | undefined> => {
   const session = await getServerSession(consoleAuthOptions());
   if (!session?.sid) return undefined;
   const live = await checkOperatorSession(session.sid);
   if (!live) return undefined;
   const context = requestContext({ headers: await headers() });
-  return { ...live, context: { ...context, actor: `operator:${live.operator.id}` } };
-}
+  return { ...live, context: { ...context, actor: operatorActor(live.operator) } };
+});
 
 /**
  * For page loaders: the signed-in operator with at least `access`, else a redirect to the sign-in page

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, asc, count, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { recordAuditEvent } from "@/lib/audit";
 import { randomToken, sha256Hex } from "@/lib/crypto";
@@ -56,7 +56,15 @@ export const operatorActor = (operator: OperatorActor) => `operator:${operator.i
 async function withGrants(rows: OperatorRow[]): Promise<Operator[]> {
   if (rows.length === 0) return [];
   const db = await executor();
-  const grants = await db.select().from(operatorTenants);
+  const grants = await db
+    .select()
+    .from(operatorTenants)
+    .where(
+      inArray(
+        operatorTenants.operatorId,
+        rows.map((row) => row.id),
+      ),
+    );
   return rows.map((row) => ({
     ...row,
     tenantIds:

@@ -32,6 +32,7 @@ import {
   findOperator,
   insertFirstOwner,
   OperatorEmail,
+  operatorActor,
   operatorsLog,
   type Operator,
 } from "./operators";
@@ -105,7 +106,7 @@ export async function finishEnrolment(
     }
     await operatorsLog(
       enrolment.operator ? "operator.passkey.enrolled" : "operator.setup.completed",
-      `operator:${operator.id}`,
+      operatorActor(operator),
       { operator_id: operator.id, email: operator.email },
       context,
     );
@@ -134,7 +135,7 @@ export async function finishSignIn(
   const sessionId = await createOperatorSession(operator.id, context);
   await operatorsLog(
     "operator.signed_in",
-    `operator:${operator.id}`,
+    operatorActor(operator),
     { operator_id: operator.id, email: operator.email },
     context,
   );
@@ -176,7 +177,7 @@ export async function finishAddPasskey(
       throw new AppError("CHALLENGE_NOT_FOUND", "the registration was started by another operator");
     await operatorsLog(
       "operator.passkey.added",
-      `operator:${operator.id}`,
+      operatorActor(operator),
       { operator_id: operator.id },
       context,
     );
@@ -202,7 +203,7 @@ export async function removeOperatorPasskey(operator: Operator, credentialId: st
     await deleteUserCredentialRow(tenant.id, user.id, credentialId);
     await operatorsLog(
       "operator.passkey.removed",
-      `operator:${operator.id}`,
+      operatorActor(operator),
       { operator_id: operator.id, credential_id: credentialId },
       context,
     );

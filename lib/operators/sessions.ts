@@ -2,7 +2,7 @@ import { and, eq, isNull, lt } from "drizzle-orm";
 import type { AuditContext } from "@/lib/audit";
 import { executor } from "@/lib/db";
 import { operatorEnrolments, operatorSessions } from "@/lib/db/schema";
-import { findOperator, operatorsLog, type Operator } from "./operators";
+import { findOperator, operatorActor, operatorsLog, type Operator } from "./operators";
 
 /** A console session ends 12 hours after sign-in, or after 30 minutes without a request. */
 export const CONSOLE_SESSION_ABSOLUTE_SECONDS = 12 * 3600;
@@ -68,7 +68,7 @@ export async function revokeAllOperatorSessions(operator: Operator, context: Aud
     .returning({ id: operatorSessions.id });
   await operatorsLog(
     "operator.signed_out_everywhere",
-    `operator:${operator.id}`,
+    operatorActor(operator),
     { operator_id: operator.id, sessions: rows.length },
     context,
   );

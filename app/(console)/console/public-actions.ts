@@ -1,6 +1,6 @@
 "use server";
 
-import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
+import type { RegistrationResponseJSON } from "@simplewebauthn/server";
 import { headers } from "next/headers";
 import { z } from "zod";
 import { actionError, type ActionResult } from "@/lib/console/guard";
@@ -47,5 +47,3 @@ export async function completeEnrolment(token: string, response: unknown) {
     return { email: operator.email };
   });
 }
-
-export type SignInAssertion = AuthenticationResponseJSON;

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { requireOperator } from "@/lib/console/guard";
-import { ConsoleNav } from "./console-nav";
+import { NavLinks } from "@/components/console/nav-links";
 import { SignOutButton } from "./sign-out-button";
 
 /** Every page under here needs a live console session (checked again by each page and action). */
@@ -25,7 +25,7 @@ export default async function SignedInLayout({ children }: { children: ReactNode
           <a href="/console" className="text-base font-semibold text-slate-900 dark:text-white">
             Sesame console
           </a>
-          <ConsoleNav links={links} />
+          <NavLinks label="Console" links={links} variant="pills" />
           <div className="ml-auto flex items-center gap-3 text-sm">
             <span
               className="hidden text-slate-600 sm:inline dark:text-slate-400"

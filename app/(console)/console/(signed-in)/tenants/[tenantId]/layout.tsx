@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { requireTenant } from "@/lib/console/guard";
-import { TenantTabs } from "./tenant-tabs";
+import { NavLinks } from "@/components/console/nav-links";
 
 /** A tenant's pages: its name and the tabs; each page checks access again (layouts are not a guard). */
 export default async function TenantLayout({
@@ -22,8 +22,10 @@ export default async function TenantLayout({
         / <span className="font-medium text-slate-900 dark:text-white">{tenant.name}</span>{" "}
         <code className="text-xs">{tenant.id}</code>
       </p>
-      <TenantTabs
-        tabs={[
+      <NavLinks
+        label="Tenant"
+        variant="tabs"
+        links={[
           { href: base, label: "Settings" },
           { href: `${base}/keys`, label: "API & signing keys" },
           { href: `${base}/users`, label: "Users" },
