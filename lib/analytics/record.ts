@@ -2,6 +2,8 @@ import { classifyEvent, type ClassifiedEvent, type Counted } from "./classify";
 import { utcDay } from "./days";
 import { bumpCounter } from "./store";
 
+export { counterCtes } from "./store";
+
 export { classifyEvent, type Counted };
 
 /**

@@ -1,4 +1,4 @@
-import { and, eq, gte, inArray, lte, sql } from "drizzle-orm";
+import { and, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
 import { executor } from "@/lib/db";
 import { analyticsActiveUsers, analyticsDaily } from "@/lib/db/schema";
 
@@ -6,9 +6,31 @@ import { analyticsActiveUsers, analyticsDaily } from "@/lib/db/schema";
 export const SHARDS = 8;
 
 /**
- * One statement: adds 1 to the day's counter in a random shard and, for a login, marks the user active
- * on that day (a data-modifying CTE, so both happen together or not at all).
+ * The counter bump as common table expressions of a larger statement (lib/audit writes them with the
+ * audit row they count): adds 1 to the day's counter in a random shard and, for a login, marks the user
+ * active on that day. `source` names an earlier CTE with one row per event to count and its
+ * `created_at`; the day is that time's UTC date. No row in `source`, nothing counted.
  */
+export function counterCtes(
+  tenantId: string,
+  metric: string,
+  activeUser: string | undefined,
+  source: SQL,
+): SQL {
+  const shard = Math.floor(Math.random() * SHARDS);
+  const day = sql`(${source}.created_at at time zone 'UTC')::date`;
+  const counter = sql`analytics_counter as (
+    insert into ${analyticsDaily} (tenant_id, day, metric, shard, value)
+    select ${tenantId}::uuid, ${day}, ${metric}::text, ${shard}::smallint, 1 from ${source}
+    on conflict (tenant_id, day, metric, shard) do update set value = ${analyticsDaily}.value + 1)`;
+  if (activeUser === undefined) return counter;
+  return sql`${counter}, analytics_active as (
+    insert into ${analyticsActiveUsers} (tenant_id, day, user_id)
+    select ${tenantId}::uuid, ${day}, ${activeUser}::text from ${source}
+    on conflict do nothing)`;
+}
+
+/** One statement: the counter bump of {@link counterCtes} for an event at `day` (tests, tools). */
 export async function bumpCounter(
   tenantId: string,
   day: string,
@@ -16,20 +38,11 @@ export async function bumpCounter(
   activeUser: string | undefined,
 ): Promise<void> {
   const db = await executor();
-  const shard = Math.floor(Math.random() * SHARDS);
-  const counter = sql`
-    insert into ${analyticsDaily} (tenant_id, day, metric, shard, value)
-    values (${tenantId}, ${day}, ${metric}, ${shard}, 1)
-    on conflict (tenant_id, day, metric, shard) do update set value = ${analyticsDaily}.value + 1`;
-  if (activeUser === undefined) {
-    await db.execute(counter);
-    return;
-  }
+  const source = sql.raw("counted_event");
   await db.execute(sql`
-    with counter as (${counter})
-    insert into ${analyticsActiveUsers} (tenant_id, day, user_id)
-    values (${tenantId}, ${day}, ${activeUser})
-    on conflict do nothing`);
+    with counted_event as (select (${day}::date)::timestamp at time zone 'UTC' as created_at),
+    ${counterCtes(tenantId, metric, activeUser, source)}
+    select 1`);
 }
 
 /** The tenant's counters summed over shards, per day and metric, for `from`…`to` (inclusive). */

@@ -1,4 +1,9 @@
-export { recordAuditEvent, type AuditEvent, type AuditContext } from "./record-audit-event";
+export {
+  recordAuditEvent,
+  writeWithAuditEvent,
+  type AuditEvent,
+  type AuditContext,
+} from "./record-audit-event";
 export { listAuditEvents, type AuditPage } from "./list-audit-events";
 export { auditFailures, failureDetails } from "./audit-failures";
 export { type AuditLogEntry, type AuditLogFilter } from "./audit-log-entries";

@@ -1,9 +1,10 @@
-// The rollup's recorder only (not the module's index, whose queries import modules that import this one).
-import { classifyEvent, recordAnalytics } from "@/lib/analytics/record";
-import { transaction } from "@/lib/db";
-import type { AuditLogRow } from "@/lib/db/schema";
+// The rollup's classifier and statement only (not the module's index, whose queries import modules that
+// import this one).
+import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { classifyEvent, counterCtes } from "@/lib/analytics/record";
+import { executor, rowsOf } from "@/lib/db";
+import { auditLogs, type AuditLogRow } from "@/lib/db/schema";
 import { countAuditEvent } from "@/lib/metrics";
-import { insertAuditLog } from "./store";
 
 export interface AuditEvent {
   /** Dotted event name, `<area>.<subject>.<outcome>`: `passkey.login.succeeded`, `api_key.revoked`. */
@@ -25,31 +26,83 @@ export type AuditContext = Pick<AuditEvent, "actor" | "ip" | "userAgent" | "requ
 const MAX_TEXT = 512;
 const clip = (value: string | null | undefined) => (value == null ? null : value.slice(0, MAX_TEXT));
 
+const AUDIT_ROW = sql.raw("audit_row");
+
+/**
+ * The event's audit row, and the console's daily counters when the event counts (lib/analytics), as
+ * common table expressions: `audit_row` is the inserted row. With `gate`, an SQL condition, nothing is
+ * written when it is false. One statement, so the row and its counters are written together or not at all.
+ */
+function auditCtes(tenantId: string, event: AuditEvent, gate?: SQL): SQL {
+  const details = event.impersonatedBy
+    ? { ...event.details, impersonated_by: event.impersonatedBy }
+    : (event.details ?? {});
+  const row = sql`${AUDIT_ROW} as (
+    insert into ${auditLogs} (tenant_id, type, actor, ip, user_agent, request_id, details)
+    select ${tenantId}::uuid, ${event.type}::text, ${clip(event.actor)}::text, ${clip(event.ip)}::text,
+      ${clip(event.userAgent)}::text, ${clip(event.requestId)}::text, ${JSON.stringify(details)}::jsonb
+    ${gate ? sql`where ${gate}` : sql``}
+    returning *)`;
+  const counted = classifyEvent(event);
+  return counted ? sql`${row}, ${counterCtes(tenantId, counted.metric, counted.activeUser, AUDIT_ROW)}` : row;
+}
+
+interface RawAuditRow {
+  id: string;
+  seq: number | string;
+  tenant_id: string;
+  type: string;
+  actor: string | null;
+  ip: string | null;
+  user_agent: string | null;
+  request_id: string | null;
+  details: Record<string, unknown> | string;
+  created_at: Date | string;
+}
+
 /**
  * Appends one event to the tenant's audit log. Call it for every success and failure of an auth event.
- * A sign-up or login also bumps the console's daily counters (lib/analytics), in the same transaction.
+ * A sign-up or login also bumps the console's daily counters (lib/analytics), in the same statement.
  */
 export async function recordAuditEvent(tenantId: string, event: AuditEvent): Promise<AuditLogRow> {
   countAuditEvent(event.type); // sesame_ceremonies_total (lib/metrics)
-  const counted = classifyEvent(event);
-  if (!counted) return insertEvent(tenantId, event);
-  return transaction(async () => {
-    const row = await insertEvent(tenantId, event);
-    await recordAnalytics(tenantId, counted, row.createdAt);
-    return row;
-  });
+  const db = await executor();
+  const [row] = rowsOf<RawAuditRow>(
+    await db.execute(sql`with ${auditCtes(tenantId, event)} select * from ${AUDIT_ROW}`),
+  );
+  const raw = row!;
+  return {
+    id: raw.id,
+    seq: Number(raw.seq),
+    tenantId: raw.tenant_id,
+    type: raw.type,
+    actor: raw.actor,
+    ip: raw.ip,
+    userAgent: raw.user_agent,
+    requestId: raw.request_id,
+    details: typeof raw.details === "string" ? JSON.parse(raw.details) : raw.details,
+    createdAt: new Date(raw.created_at),
+  };
 }
 
-function insertEvent(tenantId: string, event: AuditEvent): Promise<AuditLogRow> {
-  return insertAuditLog({
-    tenantId,
-    type: event.type,
-    actor: clip(event.actor),
-    ip: clip(event.ip),
-    userAgent: clip(event.userAgent),
-    requestId: clip(event.requestId),
-    details: event.impersonatedBy
-      ? { ...event.details, impersonated_by: event.impersonatedBy }
-      : (event.details ?? {}),
-  });
+/**
+ * Runs `statement`, a data-modifying statement with `RETURNING`, and appends `event` to the audit log
+ * when it returned a row, in one statement (so one round trip, and atomic without a transaction). The
+ * hot paths use it to write their change and its audit record together. Returns the statement's rows.
+ */
+export async function writeWithAuditEvent<T>(
+  tenantId: string,
+  event: AuditEvent,
+  statement: SQLWrapper,
+): Promise<T[]> {
+  const db = await executor();
+  const written = sql.raw("written");
+  const rows = rowsOf<T>(
+    await db.execute(sql`
+      with ${written} as (${statement.getSQL()}),
+      ${auditCtes(tenantId, event, sql`exists (select 1 from ${written})`)}
+      select * from ${written}`),
+  );
+  if (rows.length > 0) countAuditEvent(event.type);
+  return rows;
 }

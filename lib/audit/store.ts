@@ -2,12 +2,6 @@ import { and, count, desc, eq, gte, ilike, inArray, like, lt, or, sql, type SQL 
 import { executor } from "@/lib/db";
 import { auditLogs, type AuditLogRow } from "@/lib/db/schema";
 
-export async function insertAuditLog(values: typeof auditLogs.$inferInsert): Promise<AuditLogRow> {
-  const db = await executor();
-  const [row] = await db.insert(auditLogs).values(values).returning();
-  return row as AuditLogRow;
-}
-
 /** Newest first; `beforeSeq` continues after the last row of the previous page. */
 export async function selectAuditLogs(
   tenantId: string,

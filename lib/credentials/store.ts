@@ -1,4 +1,6 @@
 import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
+// The recorder only: the audit module's index imports modules that import this one.
+import { writeWithAuditEvent, type AuditEvent } from "@/lib/audit/record-audit-event";
 import { executor } from "@/lib/db";
 import { webauthnCredentials } from "@/lib/db/schema";
 import { UUID_PATTERN } from "@/lib/tenants/tenant";
@@ -75,9 +77,10 @@ export async function recordCredentialUse(
   tenantId: string,
   credentialId: string,
   use: { expectedSignCount: number; signCount: number; backupState: boolean },
+  audit?: AuditEvent,
 ): Promise<boolean> {
   const db = await executor();
-  const rows = await db
+  const update = db
     .update(webauthnCredentials)
     .set({ signCount: use.signCount, backupState: use.backupState, lastUsedAt: sql`now()` })
     .where(
@@ -88,6 +91,8 @@ export async function recordCredentialUse(
       ),
     )
     .returning({ id: webauthnCredentials.id });
+  // With its audit record: one statement, the record written only when the count was set.
+  const rows = audit ? await writeWithAuditEvent(tenantId, audit, update) : await update;
   return rows.length === 1;
 }
 

@@ -35,6 +35,11 @@ function localMigrations(): JournalEntry[] {
   return (journal as { entries: JournalEntry[] }).entries;
 }
 
+/** Rows of a raw `execute`, on either driver (PGlite answers `{rows}`, postgres-js an array). */
+export function rowsOf<T>(result: unknown): T[] {
+  return ((result as { rows?: T[] }).rows ?? (result as T[])) as T[];
+}
+
 export function withTimeout<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -56,9 +61,8 @@ function handle(kind: DatabaseHandle["kind"], db: Database, close: () => Promise
       const result = await db.execute(
         sql`select count(*)::int as count, max(created_at)::text as last from drizzle.__drizzle_migrations`,
       );
-      const row =
-        (result as unknown as { rows?: unknown[] }).rows?.[0] ?? (result as unknown as unknown[])[0];
-      const { count, last } = row as { count: number; last: string | null };
+      const [row] = rowsOf<{ count: number; last: string | null }>(result);
+      const { count, last } = row!;
       return count >= expected.length && Number(last ?? 0) >= (expected.at(-1)?.when ?? 0);
     },
   };

@@ -5,6 +5,7 @@ import { openDatabase, type Database, type DatabaseHandle, type DatabaseOptions 
 
 export {
   openDatabase,
+  rowsOf,
   withTimeout,
   type Database,
   type DatabaseHandle,

@@ -119,7 +119,7 @@ export async function startSession(
     iat,
     exp: iat + lifetime,
   } as SessionClaims;
-  const token = await signToken(tenant.id, extra, {
+  const token = await signToken(tenant, extra, {
     subject: claims.sub,
     audience: claims.aud,
     issuer: claims.iss,

@@ -1,6 +1,7 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, getTableColumns } from "drizzle-orm";
 import { executor } from "@/lib/db";
 import { tenants, type TenantRow } from "@/lib/db/schema";
+import { activeSigningKeyIdOf } from "./signing-keys/store";
 import { UUID_PATTERN, toTenant, type Tenant } from "./tenant";
 
 type NewTenant = typeof tenants.$inferInsert;
@@ -15,11 +16,13 @@ export async function findTenant(tenantId: string): Promise<Tenant | undefined> 
   if (!UUID_PATTERN.test(tenantId)) return undefined;
   const db = await executor();
   const [row] = await db
-    .select()
+    .select({ ...getTableColumns(tenants), activeSigningKeyId: activeSigningKeyIdOf(tenantId) })
     .from(tenants)
     .where(and(eq(tenants.id, tenantId), eq(tenants.system, false)))
     .limit(1);
-  return row ? toTenant(row) : undefined;
+  if (!row) return undefined;
+  const { activeSigningKeyId, ...tenant } = row;
+  return { ...toTenant(tenant), activeSigningKeyId };
 }
 
 export async function selectTenants(): Promise<Tenant[]> {

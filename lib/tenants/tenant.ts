@@ -29,6 +29,11 @@ export interface Tenant {
   auditLog: AuditLogSettings;
   createdAt: Date;
   updatedAt: Date;
+  /**
+   * The id (`kid`) of the tenant's active signing key when the tenant was read, so `signToken` needs no
+   * statement to find it; undefined when the tenant was read without it (then signToken looks it up).
+   */
+  activeSigningKeyId?: string | null;
 }
 
 export function toTenant(row: TenantRow): Tenant {

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, inArray, isNotNull, lt, or, sql, type SQL } from "drizzle-orm";
-import { executor } from "@/lib/db";
+import { executor, rowsOf } from "@/lib/db";
 import {
   webhookAttempts,
   webhookDeliveries,
@@ -12,11 +12,6 @@ import {
   type WebhookRow,
 } from "@/lib/db/schema";
 import { UUID_PATTERN } from "@/lib/tenants/tenant";
-
-/** Rows of a raw `execute`, on either driver (PGlite answers `{rows}`, postgres-js an array). */
-function rowsOf<T>(result: unknown): T[] {
-  return ((result as { rows?: T[] }).rows ?? (result as T[])) as T[];
-}
 
 // ---- endpoints ---------------------------------------------------------------------------------------
 

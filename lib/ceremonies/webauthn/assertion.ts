@@ -4,7 +4,7 @@ import type {
   PublicKeyCredentialRequestOptionsJSON,
   VerifiedAuthenticationResponse,
 } from "@simplewebauthn/server";
-import { recordAuditEvent, type AuditContext } from "@/lib/audit";
+import type { AuditContext, AuditEvent } from "@/lib/audit";
 import { findCredentialWithOwner, recordCredentialUse, type Credential } from "@/lib/credentials";
 import { transaction } from "@/lib/db";
 import type { WebauthnChallengeRow } from "@/lib/db/schema";
@@ -33,6 +33,8 @@ export async function issueAssertionOptions(
     credentials: Credential[] | null;
     challenge?: Uint8Array<ArrayBuffer>;
     transactionId?: string;
+    /** Recorded with the challenge, in the same statement. */
+    audit?: AuditEvent;
   },
 ): Promise<PublicKeyCredentialRequestOptionsJSON> {
   const { name, policy } = policyOf(tenant, kind);
@@ -45,17 +47,20 @@ export async function issueAssertionOptions(
     ...(allowed ? { allowCredentials: allowed.map((id) => ({ id })) } : {}),
     ...(options.challenge ? { challenge: options.challenge } : {}),
   });
-  await storeChallenge({
-    tenantId: tenant.id,
-    kind,
-    challenge: requestOptions.challenge,
-    userId: options.userId,
-    policy: name,
-    userVerification: policy.userVerification,
-    allowCredentials: allowed,
-    transactionId: options.transactionId ?? null,
-    ttlSeconds: tenant.challengeTtlSeconds,
-  });
+  await storeChallenge(
+    {
+      tenantId: tenant.id,
+      kind,
+      challenge: requestOptions.challenge,
+      userId: options.userId,
+      policy: name,
+      userVerification: policy.userVerification,
+      allowCredentials: allowed,
+      transactionId: options.transactionId ?? null,
+      ttlSeconds: tenant.challengeTtlSeconds,
+    },
+    options.audit,
+  );
   return requestOptions;
 }
 
@@ -74,7 +79,9 @@ export interface VerifiedAssertion<K extends AssertionKind = AssertionKind> {
  * tenant and kind, the credential belongs to the tenant, suits the ceremony (MFA keys only for MFA
  * login), was offered and belongs to the ceremony's user (or, when discoverable, to the user handle);
  * then the signature, origin, RP ID, flags and sign count are verified, and the credential's use is
- * recorded with a compare-and-set on the sign count. `complete` runs in the same transaction.
+ * recorded with a compare-and-set on the sign count, together with the success's audit record.
+ * `complete` runs first, in the same transaction; when it writes nothing (`completeWrites: false`), the
+ * use and its record are one statement and no transaction is opened.
  */
 export async function finalizeAssertion<T, K extends AssertionKind>(
   tenant: Tenant,
@@ -82,6 +89,7 @@ export async function finalizeAssertion<T, K extends AssertionKind>(
   response: AuthenticationResponseJSON,
   context: AuditContext,
   complete: (verified: VerifiedAssertion<K>) => Promise<{ result: T; details?: Record<string, unknown> }>,
+  options: { completeWrites?: boolean } = {},
 ): Promise<T> {
   const clientData = readClientData(response.response.clientDataJSON, "unable to finish login");
   const ceremony = await consumeChallenge(tenant.id, kind, clientData.challenge);
@@ -127,11 +135,10 @@ export async function finalizeAssertion<T, K extends AssertionKind>(
 
   const info = await verifyAssertionSignature(tenant, response, credential, ceremony);
 
-  return transaction(async () => {
-    await recordAssertionUse(tenant, credential, info);
+  const finish = async () => {
     const verified = { ceremony, credential, ownerExternalId } as VerifiedAssertion<K>;
     const { result, details } = await complete(verified);
-    await recordAuditEvent(tenant.id, {
+    await recordAssertionUse(tenant, credential, info, {
       ...context,
       type: `${auditPrefix(kind)}.finalize.succeeded`,
       // Public API events name the user by its id, Passkey API events by the relying party's.
@@ -139,7 +146,8 @@ export async function finalizeAssertion<T, K extends AssertionKind>(
       details: { credential_id: credential.id, ...details },
     });
     return result;
-  });
+  };
+  return options.completeWrites === false ? finish() : transaction(finish);
 }
 
 type AuthenticationInfo = VerifiedAuthenticationResponse["authenticationInfo"];
@@ -188,18 +196,24 @@ export async function verifyAssertionSignature(
 /**
  * Records a verified assertion's use of the credential (new sign count, backup state) with a
  * compare-and-set on the sign count it was verified against, in the caller's transaction: a concurrent
- * use or removal fails the ceremony.
+ * use or removal fails the ceremony. `audit`, the success's record, is written by the same statement.
  */
 export async function recordAssertionUse(
   tenant: Tenant,
   credential: Credential,
   info: AuthenticationInfo,
+  audit?: AuditEvent,
 ): Promise<void> {
-  const recorded = await recordCredentialUse(tenant.id, credential.id, {
-    expectedSignCount: credential.signCount,
-    signCount: info.newCounter,
-    backupState: info.credentialBackedUp,
-  });
+  const recorded = await recordCredentialUse(
+    tenant.id,
+    credential.id,
+    {
+      expectedSignCount: credential.signCount,
+      signCount: info.newCounter,
+      backupState: info.credentialBackedUp,
+    },
+    audit,
+  );
   if (!recorded)
     throw assertionFailed("the credential was used or removed during this ceremony (sign counter changed)");
 }

@@ -1,4 +1,5 @@
 import { and, eq, getTableColumns, lt, sql } from "drizzle-orm";
+import { writeWithAuditEvent, type AuditEvent } from "@/lib/audit";
 import { executor } from "@/lib/db";
 import { webauthnChallenges, type WebauthnChallengeRow } from "@/lib/db/schema";
 import type { StoredCeremonyKind } from "./policy";
@@ -14,13 +15,21 @@ export type IssuedChallenge = Omit<
 /** One in this many issued challenges also sweeps expired ones, so abandoned ceremonies do not pile up. */
 const SWEEP_EVERY = 64;
 
-export async function storeChallenge({ ttlSeconds, kind, ...values }: IssuedChallenge): Promise<void> {
+/**
+ * Stores a ceremony's challenge; with `audit`, the event is recorded by the same statement (one round
+ * trip, both or neither).
+ */
+export async function storeChallenge(
+  { ttlSeconds, kind, ...values }: IssuedChallenge,
+  audit?: AuditEvent,
+): Promise<void> {
   const db = await executor();
-  await db.insert(webauthnChallenges).values({
-    ...values,
-    kind,
-    expiresAt: sql`now() + make_interval(secs => ${ttlSeconds})`,
-  });
+  const insert = db
+    .insert(webauthnChallenges)
+    .values({ ...values, kind, expiresAt: sql`now() + make_interval(secs => ${ttlSeconds})` })
+    .returning({ id: webauthnChallenges.id });
+  if (audit) await writeWithAuditEvent(values.tenantId, audit, insert);
+  else await insert;
   if (Math.random() * SWEEP_EVERY < 1) await sweepExpiredChallenges();
 }
 

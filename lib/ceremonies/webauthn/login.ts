@@ -2,7 +2,7 @@ import type {
   AuthenticationResponseJSON,
   PublicKeyCredentialRequestOptionsJSON,
 } from "@simplewebauthn/server";
-import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
+import { auditFailures, type AuditContext } from "@/lib/audit";
 import { selectUserCredentials } from "@/lib/credentials";
 import { AppError } from "@/lib/errors";
 import { consumeRateLimit } from "@/lib/rate-limit";
@@ -41,14 +41,16 @@ export async function initializeLogin(
       credentials = await selectUserCredentials(tenant.id, user.id, { mfa: kind === "mfa-login" });
       if (credentials.length === 0) throw noSuitableCredentials();
     }
-    const options = await issueAssertionOptions(tenant, kind, { userId: user?.id ?? null, credentials });
-    await recordAuditEvent(tenant.id, {
-      ...context,
-      type: `${type}.succeeded`,
-      actor: input.userId ?? context.actor,
-      details: { discoverable: input.userId === undefined },
+    return issueAssertionOptions(tenant, kind, {
+      userId: user?.id ?? null,
+      credentials,
+      audit: {
+        ...context,
+        type: `${type}.succeeded`,
+        actor: input.userId ?? context.actor,
+        details: { discoverable: input.userId === undefined },
+      },
     });
-    return options;
   });
 }
 
@@ -60,10 +62,18 @@ export async function finalizeLogin(
   context: AuditContext,
 ): Promise<{ token: string }> {
   return auditFailures(tenant.id, `${auditPrefix(kind)}.finalize`, context, () =>
-    finalizeAssertion(tenant, kind, response, context, async ({ credential, ownerExternalId }) => ({
-      result: {
-        token: await issueCeremonyToken(tenant, { userId: ownerExternalId, credentialId: credential.id }),
-      },
-    })),
+    finalizeAssertion(
+      tenant,
+      kind,
+      response,
+      context,
+      async ({ credential, ownerExternalId }) => ({
+        result: {
+          token: await issueCeremonyToken(tenant, { userId: ownerExternalId, credentialId: credential.id }),
+        },
+      }),
+      // Signing the token writes nothing: the use and its record are one statement.
+      { completeWrites: false },
+    ),
   );
 }

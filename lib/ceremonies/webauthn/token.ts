@@ -10,7 +10,7 @@ export function issueCeremonyToken(
   claims: { userId: string; credentialId: string; transactionId?: string },
 ): Promise<string> {
   return signToken(
-    tenant.id,
+    tenant,
     {
       cred: claims.credentialId,
       ...(claims.transactionId === undefined ? {} : { trans: claims.transactionId }),

@@ -3,21 +3,51 @@ import { unseal } from "@/lib/crypto";
 import type { SigningKeyRow } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import { SIGNING_KEY_PURPOSE, signingKeyContext } from "./create-signing-key";
-import { findActiveSigningKey } from "./store";
+import type { Tenant } from "../tenant";
+import { findActiveSigningKey, findSigningKey } from "./store";
 
-// Imported private keys by kid. A kid's key never changes, so this is a pure cache, not shared state.
-const imported = new Map<string, Promise<CryptoKey | Uint8Array>>();
+interface ImportedKey {
+  id: string;
+  algorithm: SigningKeyRow["algorithm"];
+  privateKey: CryptoKey | Uint8Array;
+}
 
-function privateKeyOf(row: SigningKeyRow): Promise<CryptoKey | Uint8Array> {
-  let key = imported.get(row.id);
+// Imported private keys by tenant and kid. A kid's key never changes, so this is a pure cache, not shared
+// state: a key rotated on another instance has a new kid, which the next tenant read names.
+const imported = new Map<string, Promise<ImportedKey>>();
+const cacheKey = (tenantId: string, keyId: string) => `${tenantId}:${keyId}`;
+
+function importKey(row: SigningKeyRow): Promise<ImportedKey> {
+  let key = imported.get(cacheKey(row.tenantId, row.id));
   if (!key) {
     const jwk = JSON.parse(
       unseal(row.privateKeyEncrypted, SIGNING_KEY_PURPOSE, signingKeyContext(row.tenantId, row.id)),
     );
-    key = importJWK(jwk, row.algorithm);
-    imported.set(row.id, key);
+    key = importJWK(jwk, row.algorithm).then((privateKey) => ({
+      id: row.id,
+      algorithm: row.algorithm,
+      privateKey,
+    }));
+    imported.set(cacheKey(row.tenantId, row.id), key);
   }
   return key;
+}
+
+const noSigningKey = (tenantId: string) =>
+  new AppError("INTERNAL", undefined, { cause: new Error(`tenant ${tenantId} has no signing key`) });
+
+async function activeKey(tenantId: string): Promise<ImportedKey> {
+  const row = await findActiveSigningKey(tenantId);
+  if (!row) throw noSigningKey(tenantId);
+  return importKey(row);
+}
+
+async function keyById(tenantId: string, keyId: string): Promise<ImportedKey> {
+  const cached = imported.get(cacheKey(tenantId, keyId));
+  if (cached) return cached;
+  const row = await findSigningKey(tenantId, keyId);
+  if (!row) throw noSigningKey(tenantId);
+  return importKey(row);
 }
 
 export interface SignTokenOptions {
@@ -30,17 +60,21 @@ export interface SignTokenOptions {
   issuedAt?: number;
 }
 
-/** Signs `claims` as a JWT with the tenant's active key (`kid` in the header). */
+/**
+ * Signs `claims` as a JWT with the tenant's active key (`kid` in the header). Given a tenant read with
+ * its active key's id (findTenant), no statement runs once the key is imported; given only the tenant's
+ * id, the active key is read first.
+ */
 export async function signToken(
-  tenantId: string,
+  tenant: string | Pick<Tenant, "id" | "activeSigningKeyId">,
   claims: JWTPayload,
   options: SignTokenOptions,
 ): Promise<string> {
-  const row = await findActiveSigningKey(tenantId);
-  if (!row)
-    throw new AppError("INTERNAL", undefined, { cause: new Error(`tenant ${tenantId} has no signing key`) });
+  const tenantId = typeof tenant === "string" ? tenant : tenant.id;
+  const keyId = typeof tenant === "string" ? undefined : tenant.activeSigningKeyId;
+  const key = await (keyId ? keyById(tenantId, keyId) : activeKey(tenantId));
   let jwt = new SignJWT(claims)
-    .setProtectedHeader({ alg: row.algorithm, kid: row.id, typ: "JWT" })
+    .setProtectedHeader({ alg: key.algorithm, kid: key.id, typ: "JWT" })
     .setIssuedAt(options.issuedAt)
     .setExpirationTime(
       options.issuedAt === undefined ? `${options.expiresIn}s` : options.issuedAt + options.expiresIn,
@@ -48,5 +82,5 @@ export async function signToken(
   if (options.audience) jwt = jwt.setAudience(options.audience);
   if (options.issuer) jwt = jwt.setIssuer(options.issuer);
   if (options.subject) jwt = jwt.setSubject(options.subject);
-  return jwt.sign(await privateKeyOf(row));
+  return jwt.sign(key.privateKey);
 }

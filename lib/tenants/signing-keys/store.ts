@@ -1,4 +1,4 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import { executor } from "@/lib/db";
 import { signingKeys, type SigningKeyRow } from "@/lib/db/schema";
 
@@ -16,6 +16,26 @@ export async function findActiveSigningKey(tenantId: string): Promise<SigningKey
     .where(and(eq(signingKeys.tenantId, tenantId), eq(signingKeys.active, true)))
     .limit(1);
   return row;
+}
+
+/** The tenant's signing key with this id (a key row never changes, apart from being retired). */
+export async function findSigningKey(tenantId: string, keyId: string): Promise<SigningKeyRow | undefined> {
+  const db = await executor();
+  const [row] = await db
+    .select()
+    .from(signingKeys)
+    .where(and(eq(signingKeys.tenantId, tenantId), eq(signingKeys.id, keyId)))
+    .limit(1);
+  return row;
+}
+
+/**
+ * The id of the tenant's active signing key as a scalar subquery, for the tenant read: the tenant
+ * carries it, so signing a token costs no statement of its own.
+ */
+export function activeSigningKeyIdOf(tenantId: string): SQL<string | null> {
+  return sql<string | null>`(select ${signingKeys.id} from ${signingKeys}
+    where ${signingKeys.tenantId} = ${tenantId}::uuid and ${signingKeys.active})`;
 }
 
 export async function selectSigningKeys(tenantId: string): Promise<SigningKeyRow[]> {

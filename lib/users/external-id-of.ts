@@ -1,0 +1,17 @@
+import { getTableName, sql, type SQL } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import { users } from "@/lib/db/schema";
+
+/**
+ * The external id of the tenant's user named by `userId`, another table's column, as a scalar subquery:
+ * for a statement of another module that needs it with its own row, in one round trip. Null for a
+ * platform user (and when there is no such user). A file of its own, so the modules using it do not
+ * import the users store.
+ */
+export function externalIdOf(tenantId: string, userId: AnyPgColumn): SQL<string | null> {
+  // Both sides qualified by table: drizzle writes a single-table query's columns unqualified, and an
+  // unqualified name inside the subquery would mean the users table's own column.
+  const outer = sql`${sql.identifier(getTableName(userId.table))}.${sql.identifier(userId.name)}`;
+  return sql<string | null>`(select u.external_id from ${users} u
+    where u.tenant_id = ${tenantId}::uuid and u.id = ${outer})`;
+}
