@@ -1,10 +1,10 @@
 /**
- * The benchmark's "floor": the Passkey API's registration and login endpoints on bare `node:http`,
+ * The benchmark's "domain" server: the Passkey API's registration and login endpoints on bare `node:http`,
  * calling the same domain functions as the Next.js route handlers (same statements, same crypto),
  * with a minimal JSON body reader and no framework. Configured by the same environment as Sesame
  * (PORT, DATABASE_URL or SESAME_DATA_DIR, SESAME_MASTER_SECRET, LOG_LEVEL).
  *
- *   node --import tsx bench/floor-server.ts
+ *   node --import tsx bench/domain-server.ts
  */
 import http from "node:http";
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
