@@ -95,7 +95,7 @@ export async function registerUsers(
   for (let i = 0; i < count; i++) {
     // counterStep 0: sign counts stay 0, so concurrent logins with one credential never conflict.
     const authenticator = new WebAuthnSoftwareAuthenticator({ counterStep: 0 });
-    const userId = `bench-user-${i}`;
+    const userId = benchUserId(i);
     const init = await expectOk(
       target.client.request(
         "POST",
@@ -126,14 +126,32 @@ export interface CeremonyTiming {
   total: number;
 }
 
-/** One discoverable login: initialize → sign the fresh challenge → finalize (a token comes back). */
+/** The user id `registerUsers` gave its `index`-th user. */
+export const benchUserId = (index: number) => `bench-user-${index}`;
+
+/**
+ * One login: initialize → sign the fresh challenge → finalize (a token comes back). Discoverable (an
+ * empty initialize body) unless `forUser` names the user and the passkey API key, as a relying party's
+ * backend asks for one user's login.
+ */
 export async function loginCeremony(
   target: Target,
   authenticator: WebAuthnSoftwareAuthenticator,
+  forUser?: { userId: string; apiKey: string },
 ): Promise<CeremonyTiming> {
   const base = `/passkey/${target.tenantId}/login`;
   const t0 = performance.now();
-  const init = await expectOk(target.client.request("POST", `${base}/initialize`), "login/initialize");
+  const init = await expectOk(
+    forUser
+      ? target.client.request(
+          "POST",
+          `${base}/initialize`,
+          { user_id: forUser.userId },
+          { apiKey: forUser.apiKey },
+        )
+      : target.client.request("POST", `${base}/initialize`),
+    "login/initialize",
+  );
   const t1 = performance.now();
   const assertion = await authenticator.login(init.publicKey as AuthenticationOptionsLike, {
     origin: target.origin,
@@ -145,6 +163,42 @@ export async function loginCeremony(
   );
   const t3 = performance.now();
   if (typeof result.token !== "string") throw new Error("login/finalize returned no token");
+  return { initialize: t1 - t0, sign: t2 - t1, finalize: t3 - t2, total: t3 - t0 };
+}
+
+/**
+ * One registration of a new user: initialize with the passkey API key (`userId` must be fresh) → a
+ * new authenticator makes a credential → finalize (a token comes back).
+ */
+export async function registrationCeremony(
+  target: Target,
+  passkeyApiKey: string,
+  userId: string,
+): Promise<CeremonyTiming> {
+  const base = `/passkey/${target.tenantId}/registration`;
+  const authenticator = new WebAuthnSoftwareAuthenticator({ counterStep: 0 });
+  const t0 = performance.now();
+  const init = await expectOk(
+    target.client.request(
+      "POST",
+      `${base}/initialize`,
+      { user_id: userId, username: `${userId}@example.com` },
+      { apiKey: passkeyApiKey },
+    ),
+    "registration/initialize",
+  );
+  const t1 = performance.now();
+  const attestation = await authenticator.register(init.publicKey as RegistrationOptionsLike, {
+    origin: target.origin,
+    fmt: "none",
+  });
+  const t2 = performance.now();
+  const result = await expectOk(
+    target.client.request("POST", `${base}/finalize`, attestation),
+    "registration/finalize",
+  );
+  const t3 = performance.now();
+  if (typeof result.token !== "string") throw new Error("registration/finalize returned no token");
   return { initialize: t1 - t0, sign: t2 - t1, finalize: t3 - t2, total: t3 - t0 };
 }
 
@@ -172,10 +226,10 @@ export interface LoadPlan<R> {
   windows: number;
   /** Windows to run at most, when some are rejected. */
   maxWindows: number;
-  /** Called right before a window opens (CPU samples, RSS peaks). */
-  onWindowStart: () => void;
+  /** Called right before a window opens (CPU samples, RSS peaks); the window opens once it resolves. */
+  onWindowStart: () => void | Promise<void>;
   /** Called right after a window closes: its result, and whether to keep it. */
-  onWindowEnd: (window: Window) => { result: R; keep: boolean };
+  onWindowEnd: (window: Window) => { result: R; keep: boolean } | Promise<{ result: R; keep: boolean }>;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -221,12 +275,14 @@ export async function closedLoop<R>(
   const rejected: R[] = [];
   await sleep(plan.warmupMs);
   for (let run = 0; kept.length < plan.windows && !stopped; run++) {
-    plan.onWindowStart();
-    current = { startedAt: performance.now(), endedAt: 0, timings: [], errors: 0 };
+    await plan.onWindowStart();
+    const window: Window = { startedAt: performance.now(), endedAt: 0, timings: [], errors: 0 };
+    current = window;
     await sleep(plan.windowMs);
-    current.endedAt = performance.now();
-    const { result, keep } = plan.onWindowEnd(current);
+    window.endedAt = performance.now();
+    // Closed before the callback runs: ceremonies completing while it reads its samples do not count.
     current = undefined;
+    const { result, keep } = await plan.onWindowEnd(window);
     const last = plan.maxWindows - run <= plan.windows - kept.length;
     (keep || last ? kept : rejected).push(result);
   }

@@ -1,13 +1,17 @@
 /**
- * Starting and stopping the servers under test (Sesame's server, scripts/server.mjs as `npm start` runs
- * it, and the floor server), each a separate process with its own fresh data folder or database, and
- * creating their tenant with the CLI first.
+ * Starting and stopping the servers under test, each a separate process (group) with its own fresh data
+ * folder or database: Sesame as `npm start` runs it (`sesame`: npm, its shell and `node
+ * scripts/server.mjs`) or its server alone (`next`), Sesame's domain functions on `node:http`
+ * (`domain`, bench/domain-server.ts) and the independent floor (`floor`, bench/independent-floor.ts).
+ * Sesame's and the domain server's tenant is made with the CLI first; the floor makes its own.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { randomBytes, randomUUID } from "node:crypto";
 import fs from "node:fs";
+import path from "node:path";
 import { onCleanup } from "./cleanup";
 
-export type ServerKind = "next" | "floor";
+export type ServerKind = "sesame" | "next" | "domain" | "floor";
 
 export interface Store {
   /** Data folder (PGlite lives in `<dataDir>/pglite`; Postgres ignores it apart from the lock). */
@@ -70,14 +74,49 @@ export interface RunningServer {
   kind: ServerKind;
   pid: number;
   port: number;
-  /** Sends SIGTERM, then SIGKILL after 10 s; resolves when the process has exited. */
+  /** Sends SIGTERM to its process group, then SIGKILL after 10 s; resolves when the process has exited. */
   stop(): Promise<void>;
 }
 
-const COMMANDS: Record<ServerKind, (port: number) => string[]> = {
-  next: () => ["scripts/server.mjs"],
-  floor: () => ["--import", "tsx", "bench/floor-server.ts"],
+/** What each kind runs: node with these arguments, or (`sesame`) `npm start`, node options in NODE_OPTIONS. */
+const COMMANDS: Record<Exclude<ServerKind, "sesame">, string[]> = {
+  next: ["scripts/server.mjs"],
+  domain: ["--import", "tsx", "bench/domain-server.ts"],
+  floor: ["--import", "tsx", "bench/independent-floor.ts"],
 };
+
+/** The npm that runs this node (npm-cli.js next to it), so `npm start` uses the same node. */
+function npmCommand(): { file: string; args: string[] } {
+  const cli = path.join(
+    path.dirname(process.execPath),
+    "..",
+    "lib",
+    "node_modules",
+    "npm",
+    "bin",
+    "npm-cli.js",
+  );
+  return fs.existsSync(cli) ? { file: process.execPath, args: [cli] } : { file: "npm", args: [] };
+}
+
+/** The independent floor's tenant and API key (it stores them itself at start, from its environment). */
+export function floorEnv(
+  env: NodeJS.ProcessEnv,
+  origin: string,
+): { env: NodeJS.ProcessEnv; tenant: BenchTenant } {
+  const tenantId = randomUUID();
+  const passkeyApiKey = `floorkey${randomBytes(24).toString("base64url")}`;
+  return {
+    env: {
+      ...env,
+      FLOOR_TENANT_ID: tenantId,
+      FLOOR_API_KEY: passkeyApiKey,
+      FLOOR_RP_ID: "localhost",
+      FLOOR_ORIGIN: origin,
+    },
+    tenant: { tenantId, passkeyApiKey, adminApiKey: "" },
+  };
+}
 
 function exited(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
@@ -112,18 +151,35 @@ export async function startServer(
   extraNodeArgs: string[] = [],
 ): Promise<RunningServer> {
   const log = fs.openSync(logFile, "a");
-  const child = spawn(process.execPath, [...extraNodeArgs, ...COMMANDS[kind](port)], {
-    env,
-    stdio: ["ignore", log, log],
-  });
+  const npm = npmCommand();
+  // Its own process group, so that stopping it stops everything it started (npm's shell and server).
+  const child =
+    kind === "sesame"
+      ? spawn(npm.file, [...npm.args, "start"], {
+          env: { ...env, NODE_OPTIONS: [env.NODE_OPTIONS ?? "", ...extraNodeArgs].join(" ").trim() },
+          stdio: ["ignore", log, log],
+          detached: true,
+        })
+      : spawn(process.execPath, [...extraNodeArgs, ...COMMANDS[kind]], {
+          env,
+          stdio: ["ignore", log, log],
+          detached: true,
+        });
   fs.closeSync(log);
   const pid = child.pid;
   if (pid === undefined) throw new Error(`could not start the ${kind} server`);
   const done = exited(child);
   const stop = onCleanup(`${kind} server ${pid}`, async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill("SIGTERM");
-    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    const signalGroup = (signal: NodeJS.Signals) => {
+      try {
+        process.kill(-pid, signal);
+      } catch {
+        // the group is gone already
+      }
+    };
+    signalGroup("SIGTERM");
+    const timer = setTimeout(() => signalGroup("SIGKILL"), 10_000);
     await done;
     clearTimeout(timer);
   });

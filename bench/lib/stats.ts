@@ -17,6 +17,14 @@ export function medianBy<T>(items: readonly T[], key: (item: T) => number): T {
   return sorted[Math.floor((sorted.length - 1) / 2)]!;
 }
 
+/** The median of numbers (the mean of the two middle ones for an even count; 0 when empty). */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
 export const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 /** Left-aligns the first `textColumns` columns and right-aligns the rest. */

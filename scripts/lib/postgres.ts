@@ -55,7 +55,11 @@ export function ensurePostgres15(): void {
   });
 }
 
-export async function startPostgres(): Promise<Postgres> {
+/**
+ * `settings`: extra server settings (`-c name=value`) after the defaults, e.g. the benchmark's
+ * `shared_preload_libraries=pg_stat_statements`. Without it the cluster is as before.
+ */
+export async function startPostgres(settings: Record<string, string> = {}): Promise<Postgres> {
   ensurePostgres15();
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sesame-pg15-"));
@@ -78,6 +82,7 @@ export async function startPostgres(): Promise<Postgres> {
     "-c synchronous_commit=off",
     "-c full_page_writes=off",
     "-c max_connections=200",
+    ...Object.entries(settings).map(([name, value]) => `-c ${name}=${value}`),
   ].join(" ");
   const pgCtl = path.join(BIN, "pg_ctl");
   const start = () =>

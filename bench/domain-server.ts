@@ -1,10 +1,10 @@
 /**
- * The benchmark's "floor": the Passkey API's registration and login endpoints on bare `node:http`,
+ * The benchmark's "domain" server: the Passkey API's registration and login endpoints on bare `node:http`,
  * calling the same domain functions as the Next.js route handlers (same statements, same crypto),
  * with a minimal JSON body reader and no framework. Configured by the same environment as Sesame
  * (PORT, DATABASE_URL or SESAME_DATA_DIR, SESAME_MASTER_SECRET, LOG_LEVEL).
  *
- *   node --import tsx bench/floor-server.ts
+ *   node --import tsx bench/domain-server.ts
  */
 import http from "node:http";
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
@@ -72,16 +72,22 @@ async function handle(req: http.IncomingMessage): Promise<unknown> {
   const [, tenantId = "", ceremony, step] = match;
   const body = await readJson(req);
   const tenant = await getTenant(tenantId);
-  if (ceremony === "login") {
-    if (step === "initialize") return { publicKey: await initializeLogin(tenant, "login", {}, AUDIT) };
-    return finalizeLogin(tenant, "login", body as AuthenticationResponseJSON, AUDIT);
-  }
-  if (step === "initialize") {
-    const apiKey = req.headers.apikey;
-    await authenticateApiKey(typeof apiKey === "string" ? apiKey : undefined, {
+  const checkApiKey = () =>
+    authenticateApiKey(typeof req.headers.apikey === "string" ? req.headers.apikey : undefined, {
       scope: "passkey",
       tenantId: tenant.id,
     });
+  if (ceremony === "login") {
+    if (step === "initialize") {
+      // With a user_id the relying party's backend asks, with the passkey API key (as the route does).
+      const { user_id: userId } = body as { user_id?: string };
+      if (userId !== undefined) await checkApiKey();
+      return { publicKey: await initializeLogin(tenant, "login", { userId }, AUDIT) };
+    }
+    return finalizeLogin(tenant, "login", body as AuthenticationResponseJSON, AUDIT);
+  }
+  if (step === "initialize") {
+    await checkApiKey();
     const { user_id: userId, username } = body as { user_id: string; username: string };
     return { publicKey: await initializeRegistration(tenant, "registration", { userId, username }, AUDIT) };
   }
