@@ -644,10 +644,12 @@ export async function runCeremonyBench(spec: CeremonySpec): Promise<void> {
       perDatabase,
       runs,
     };
+    // Quick, partial and profiled runs get suffixes, so they never replace a full run's file.
     const suffixes = [
       spec.name,
       options.quick ? "quick" : "",
       options.databases.length === 1 ? options.databases[0]! : "",
+      options.cpuProf ? "prof" : "",
     ];
     const file = writeResults(suffixes, results);
     log(`Results written to ${file}`);
