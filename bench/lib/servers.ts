@@ -78,7 +78,7 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** What each kind runs: node with these arguments, or (`sesame`) `npm start`, node options in NODE_OPTIONS. */
+/** What each kind runs: node with these arguments, or (`sesame`) `npm start` (with node options: its server alone). */
 const COMMANDS: Record<Exclude<ServerKind, "sesame">, string[]> = {
   next: ["scripts/server.mjs"],
   domain: ["--import", "tsx", "bench/domain-server.ts"],
@@ -153,18 +153,19 @@ export async function startServer(
   const log = fs.openSync(logFile, "a");
   const npm = npmCommand();
   // Its own process group, so that stopping it stops everything it started (npm's shell and server).
-  const child =
-    kind === "sesame"
-      ? spawn(npm.file, [...npm.args, "start"], {
-          env: { ...env, NODE_OPTIONS: [env.NODE_OPTIONS ?? "", ...extraNodeArgs].join(" ").trim() },
-          stdio: ["ignore", log, log],
-          detached: true,
-        })
-      : spawn(process.execPath, [...extraNodeArgs, ...COMMANDS[kind]], {
-          env,
-          stdio: ["ignore", log, log],
-          detached: true,
-        });
+  // Node refuses --cpu-prof in NODE_OPTIONS: a profiled Sesame runs as its server process alone.
+  const viaNpm = kind === "sesame" && extraNodeArgs.length === 0;
+  const child = viaNpm
+    ? spawn(npm.file, [...npm.args, "start"], {
+        env,
+        stdio: ["ignore", log, log],
+        detached: true,
+      })
+    : spawn(process.execPath, [...extraNodeArgs, ...COMMANDS[kind === "sesame" ? "next" : kind]], {
+        env,
+        stdio: ["ignore", log, log],
+        detached: true,
+      });
   fs.closeSync(log);
   const pid = child.pid;
   if (pid === undefined) throw new Error(`could not start the ${kind} server`);

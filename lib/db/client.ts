@@ -68,6 +68,31 @@ function handle(kind: DatabaseHandle["kind"], db: Database, close: () => Promise
   };
 }
 
+/**
+ * Makes every statement drizzle sends through postgres.js a prepared one. drizzle asks postgres.js for a
+ * named statement only for queries built with `.prepare(name)`; every other query is sent unnamed, and
+ * postgres.js then needs two round trips for it (Parse and Describe to learn the parameter types, then
+ * Bind and Execute) and Postgres parses and plans it every time. Prepared, postgres.js keeps each
+ * statement per connection by its text and parameter types, and sends a known one in one round trip
+ * (docs/performance.md). Statements are drizzle's parameterised SQL, so their texts are few.
+ */
+async function preparePostgresStatements(): Promise<void> {
+  const { PostgresJsSession } = await import("drizzle-orm/postgres-js/session");
+  const prototype = PostgresJsSession.prototype as unknown as {
+    prepareQuery: (query: unknown, fields: unknown, name: string | undefined, ...rest: unknown[]) => unknown;
+    [PREPARED]?: true;
+  };
+  if (prototype[PREPARED]) return;
+  const prepareQuery = prototype.prepareQuery;
+  // drizzle prepares (postgres.js `prepare: true`) when a name is given; postgres.js names it itself.
+  prototype.prepareQuery = function (query, fields, name, ...rest) {
+    return prepareQuery.call(this, query, fields, name ?? "", ...rest);
+  };
+  prototype[PREPARED] = true;
+}
+
+const PREPARED = Symbol.for("sesame.preparedStatements");
+
 async function openPostgres(url: string): Promise<DatabaseHandle> {
   const { default: postgres } = await import("postgres");
   const { drizzle } = await import("drizzle-orm/postgres-js");
@@ -84,6 +109,7 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
     await migrator.end({ timeout: 5 });
   }
 
+  await preparePostgresStatements();
   const client = postgres(url, { max: 10, onnotice: () => {}, connect_timeout: 5, idle_timeout: 60 });
   const db = drizzle({ client, schema }) as unknown as Database;
   return handle("postgres", db, () => client.end({ timeout: 5 }));
