@@ -24,11 +24,25 @@ async function main() {
   const client = (db as unknown as { $client: Record<string, (...a: unknown[]) => unknown> }).$client;
   const log: string[] = [];
   let recording = false;
+  // Time spent in each statement (outside transactions), by its first 60 characters.
+  const timing = new Map<string, { ms: number; calls: number }>();
+  let timed = false;
   for (const method of ["query", "exec"] as const) {
-    const original = client[method]!.bind(client);
-    client[method] = (...args: unknown[]) => {
-      if (recording) log.push(String(args[0]).replace(/\s+/g, " ").slice(0, 1500));
-      return original(...args);
+    const original = client[method]!.bind(client) as (...a: unknown[]) => Promise<unknown>;
+    client[method] = async (...args: unknown[]) => {
+      const text = String(args[0]).replace(/\s+/g, " ").trim();
+      if (recording) log.push(text.slice(0, 1500));
+      const started = performance.now();
+      try {
+        return await original(...args);
+      } finally {
+        if (timed) {
+          const entry = timing.get(text.slice(0, 60)) ?? { ms: 0, calls: 0 };
+          entry.ms += performance.now() - started;
+          entry.calls++;
+          timing.set(text.slice(0, 60), entry);
+        }
+      }
     };
   }
   const originalTx = client.transaction!.bind(client);
@@ -90,10 +104,16 @@ async function main() {
     `statements: ${log.filter((l) => l !== "BEGIN" && l !== "COMMIT").length}, transactions: ${log.filter((l) => l === "BEGIN").length}`,
   );
   const count = Number(process.argv[2] ?? 300);
+  timed = true;
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   for (let i = 0; i < count; i++) await login(i);
   const cpu = process.cpuUsage(cpu0);
+  for (const [text, entry] of [...timing].sort((a, b) => b[1].ms - a[1].ms)) {
+    out(
+      `${(entry.ms / count).toFixed(3)} ms per login  ${(entry.ms / entry.calls).toFixed(3)} ms each  ${text}`,
+    );
+  }
   out(
     `${count} logins: ${((performance.now() - t0) / count).toFixed(2)} ms wall, ${((cpu.user + cpu.system) / 1000 / count).toFixed(2)} ms CPU per login (client signing included)`,
   );

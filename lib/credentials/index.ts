@@ -14,6 +14,7 @@ export {
   deleteUserCredentialRow,
   findCredential,
   insertCredential,
+  insertCredentialWithAudit,
   recordCredentialUse,
   selectUserCredentials,
 } from "./store";

@@ -36,6 +36,20 @@ export async function insertCredential(values: NewCredential): Promise<Credentia
   return row;
 }
 
+/**
+ * Inserts a credential and records `audit` with it, in one statement; false (and no record) when the
+ * tenant already has a credential with this id (WebAuthn §7.1 step 26).
+ */
+export async function insertCredentialWithAudit(values: NewCredential, audit: AuditEvent): Promise<boolean> {
+  const db = await executor();
+  const insert = db
+    .insert(webauthnCredentials)
+    .values(values)
+    .onConflictDoNothing()
+    .returning({ id: webauthnCredentials.id });
+  return (await writeWithAuditEvent(values.tenantId, audit, insert)).length === 1;
+}
+
 export async function findCredential(
   tenantId: string,
   credentialId: string,

@@ -4,14 +4,13 @@ import type {
   RegistrationResponseJSON,
   VerifiedRegistrationResponse,
 } from "@simplewebauthn/server";
-import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
+import { auditFailures, type AuditContext, type AuditEvent } from "@/lib/audit";
 import {
   passkeyProviderName,
   defaultCredentialName,
-  insertCredential,
+  insertCredentialWithAudit,
   selectUserCredentials,
 } from "@/lib/credentials";
-import { transaction } from "@/lib/db";
 import type { WebauthnChallengeRow } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
@@ -63,6 +62,8 @@ export async function generateCreationOptions(
   kind: StoredCeremonyKind,
   user: User,
   names: { userName: string; displayName: string },
+  /** Recorded with the challenge, in the same statement. */
+  audit?: AuditEvent,
 ): Promise<PublicKeyCredentialCreationOptionsJSON> {
   const { name, policy } = policyOf(tenant, kind);
   const existing = await selectUserCredentials(tenant.id, user.id);
@@ -82,15 +83,18 @@ export async function generateCreationOptions(
     },
     supportedAlgorithmIDs: SUPPORTED_ALGORITHMS,
   });
-  await storeChallenge({
-    tenantId: tenant.id,
-    kind,
-    challenge: options.challenge,
-    userId: user.id,
-    policy: name,
-    userVerification: policy.userVerification,
-    ttlSeconds: tenant.challengeTtlSeconds,
-  });
+  await storeChallenge(
+    {
+      tenantId: tenant.id,
+      kind,
+      challenge: options.challenge,
+      userId: user.id,
+      policy: name,
+      userVerification: policy.userVerification,
+      ttlSeconds: tenant.challengeTtlSeconds,
+    },
+    audit,
+  );
   return { ...options, attestation: policy.attestation };
 }
 
@@ -103,9 +107,10 @@ export async function issueCreationOptions(
   kind: AnyRegistrationKind,
   user: User,
   names: { userName: string; displayName: string },
+  audit?: AuditEvent,
 ): Promise<CreationOptions> {
   const { policy } = policyOf(tenant, kind);
-  const options = await generateCreationOptions(tenant, kind, user, names);
+  const options = await generateCreationOptions(tenant, kind, user, names, audit);
   return {
     ...options,
     authenticatorSelection: {
@@ -117,7 +122,9 @@ export async function issueCreationOptions(
 
 /**
  * Starts a passkey (or MFA key) registration: creates or updates the user, stores a single-use
- * challenge bound to tenant, kind and user, and returns the creation options.
+ * challenge bound to tenant, kind and user (with the success's audit record, in one statement), and
+ * returns the creation options. No transaction: each write is one atomic statement, and a user saved
+ * without a challenge (a failure between the two) is what the next initialize would save anyway.
  */
 export async function initializeRegistration(
   tenant: Tenant,
@@ -126,23 +133,22 @@ export async function initializeRegistration(
   context: AuditContext,
 ): Promise<CreationOptions> {
   const type = `${auditPrefix(kind)}.initialize`;
-  return auditFailures(tenant.id, type, context, () =>
-    transaction(async () => {
-      const displayName = input.displayName?.trim() || input.username;
-      const user = await upsertExternalUser(tenant.id, {
-        externalId: input.userId,
-        username: input.username,
-        displayName,
-        icon: input.icon ?? null,
-      });
-      const options = await issueCreationOptions(tenant, kind, user, {
-        userName: input.username,
-        displayName,
-      });
-      await recordAuditEvent(tenant.id, { ...context, type: `${type}.succeeded`, actor: input.userId });
-      return options;
-    }),
-  );
+  return auditFailures(tenant.id, type, context, async () => {
+    const displayName = input.displayName?.trim() || input.username;
+    const user = await upsertExternalUser(tenant.id, {
+      externalId: input.userId,
+      username: input.username,
+      displayName,
+      icon: input.icon ?? null,
+    });
+    return issueCreationOptions(
+      tenant,
+      kind,
+      user,
+      { userName: input.username, displayName },
+      { ...context, type: `${type}.succeeded`, actor: input.userId },
+    );
+  });
 }
 
 type RegistrationInfo = NonNullable<VerifiedRegistrationResponse["registrationInfo"]>;
@@ -223,27 +229,30 @@ export async function storeVerifiedCredential(
   { isMfa, type, audit }: { isMfa: boolean; type: string; audit: AuditContext },
 ): Promise<string> {
   const credentialId = info.credential.id;
-  const stored = await insertCredential({
-    tenantId: tenant.id,
-    id: credentialId,
-    userId: user.id,
-    name: defaultCredentialName(credentialId, passkeyProviderName(info.aaguid)),
-    publicKey: Buffer.from(info.credential.publicKey).toString("base64url"),
-    signCount: info.credential.counter,
-    transports: response.response.transports ?? [],
-    aaguid: info.aaguid,
-    attestationType: info.fmt,
-    backupEligible: info.credentialDeviceType === "multiDevice",
-    backupState: info.credentialBackedUp,
-    userVerified: info.userVerified,
-    isMfa,
-  });
-  if (!stored) throw invalidAttestation("this credential is already registered");
-  await recordAuditEvent(tenant.id, {
+  const record = {
     ...audit,
     type,
     details: { credential_id: credentialId, aaguid: info.aaguid, fmt: info.fmt },
-  });
+  };
+  const stored = await insertCredentialWithAudit(
+    {
+      tenantId: tenant.id,
+      id: credentialId,
+      userId: user.id,
+      name: defaultCredentialName(credentialId, passkeyProviderName(info.aaguid)),
+      publicKey: Buffer.from(info.credential.publicKey).toString("base64url"),
+      signCount: info.credential.counter,
+      transports: response.response.transports ?? [],
+      aaguid: info.aaguid,
+      attestationType: info.fmt,
+      backupEligible: info.credentialDeviceType === "multiDevice",
+      backupState: info.credentialBackedUp,
+      userVerified: info.userVerified,
+      isMfa,
+    },
+    record,
+  );
+  if (!stored) throw invalidAttestation("this credential is already registered");
   return credentialId;
 }
 
@@ -284,12 +293,11 @@ export async function finalizeRegistration(
     if (!user?.externalId) throw new AppError("USER_NOT_FOUND", "user not found");
     const externalId = user.externalId;
 
-    return transaction(async () => {
-      const credentialId = await storeRegisteredCredential(tenant, kind, user, response, verified, {
-        ...context,
-        actor: externalId,
-      });
-      return { token: await issueCeremonyToken(tenant, { userId: externalId, credentialId }) };
+    // One statement stores the credential and its record: no transaction needed.
+    const credentialId = await storeRegisteredCredential(tenant, kind, user, response, verified, {
+      ...context,
+      actor: externalId,
     });
+    return { token: await issueCeremonyToken(tenant, { userId: externalId, credentialId }) };
   });
 }
