@@ -109,6 +109,8 @@ interface Stage {
   tables: Awaited<ReturnType<typeof tableSizes>>;
   runs: Run[];
   plans?: StatementPlans[];
+  /** Sizes of the tables read by a sequential scan in `plans`. */
+  planTables?: Awaited<ReturnType<typeof tableSizes>>;
 }
 
 function postmasterPid(pg: Postgres): number {
@@ -199,18 +201,21 @@ async function explainLogins(
   }
 }
 
-function plansReport(stage: Stage, rowsByTable: Map<string, number>): string {
+function plansReport(stage: Stage): string {
   const plans = stage.plans ?? [];
+  const sizes = new Map((stage.planTables ?? []).map((t) => [t.table, `${t.rows} rows, ${t.pages} pages`]));
   const rows = plans.map((p) => [
     p.statement.length > 90 ? `${p.statement.slice(0, 87)}…` : p.statement,
     String(p.executions),
+    p.meanBuffers.toFixed(1),
     p.scans.join("; ") || "(no scan)",
-    p.seqScans.map((t) => `${t} (${rowsByTable.get(t) ?? "?"} rows)`).join(", ") || "-",
+    p.seqScans.map((t) => `${t} (${sizes.get(t) ?? "?"})`).join(", ") || "-",
   ]);
   return [
-    `Statements of ${EXPLAINED_LOGINS} logins at ${stage.name} (auto_explain; background statements may appear with other counts):`,
+    `Statements of ${EXPLAINED_LOGINS} logins at ${stage.name} (auto_explain; a count that is not a ` +
+      `multiple of ${EXPLAINED_LOGINS} is a background task's):`,
     "",
-    formatTable(["statement", "runs", "scans", "seq scan"], rows, 4),
+    formatTable(["statement", "runs", "buffers", "scans", "seq scan (table size)"], rows, 5),
   ].join("\n");
 }
 
@@ -307,7 +312,8 @@ async function main(): Promise<void> {
     const result: Stage = { name, ...counts, seedSeconds, tables, runs };
     if (explain) {
       result.plans = await explainLogins(sql, pg, server, target, authenticators[0]!);
-      log(plansReport(result, new Map(tables.map((t) => [t.table, t.rows]))));
+      result.planTables = await tableSizes(sql, [...new Set(result.plans.flatMap((p) => p.seqScans))]);
+      log(plansReport(result));
     }
     stages.push(result);
   };
@@ -391,7 +397,7 @@ async function main(): Promise<void> {
   );
   for (const s of stages) {
     if (s.plans) {
-      process.stdout.write(`${plansReport(s, new Map(s.tables.map((t) => [t.table, t.rows])))}\n\n`);
+      process.stdout.write(`${plansReport(s)}\n\n`);
     }
   }
 

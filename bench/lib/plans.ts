@@ -15,6 +15,7 @@ export async function enablePlanLogging(sql: Sql, database: string): Promise<voi
     ["auto_explain.log_analyze", "on"],
     ["auto_explain.log_buffers", "on"],
     ["auto_explain.log_timing", "off"],
+    ["auto_explain.log_format", "json"],
     // The foreign-key checks of INSERTs run as nested statements: their plans show up too.
     ["auto_explain.log_nested_statements", "on"],
   ];
@@ -31,52 +32,84 @@ export async function disablePlanLogging(sql: Sql, database: string): Promise<vo
 export const logOffset = (logFile: string) => fs.statSync(logFile).size;
 
 export interface StatementPlans {
-  /** The statement as the driver sent it (first line). */
+  /** The statement as the driver sent it, whitespace collapsed. */
   statement: string;
   executions: number;
   /** Every scan node seen over the executions, as "Index Scan using <index> on <table>". */
   scans: string[];
+  /** Tables read by a sequential scan in any execution. */
   seqScans: string[];
-  /** One full plan as logged (the last execution's). */
-  samplePlan: string;
+  /** Mean shared buffers (hit + read) per execution: grows with the data if a plan does not scale. */
+  meanBuffers: number;
+  /** One plan as logged (the last execution's), as JSON. */
+  samplePlan: unknown;
+}
+
+interface PlanNode {
+  "Node Type": string;
+  "Relation Name"?: string;
+  "Index Name"?: string;
+  "Scan Direction"?: string;
+  "Shared Hit Blocks"?: number;
+  "Shared Read Blocks"?: number;
+  Plans?: PlanNode[];
 }
 
 const ENTRY_START = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d/;
-const SCAN =
-  /((?:Parallel )?Seq Scan|Index Scan(?: Backward)?|Index Only Scan(?: Backward)?|Bitmap Index Scan)(?: using (\S+))? on (\S+)/g;
+const PLAN_ENTRY = /duration: [\d.]+ ms\s+plan:\n/;
 
-/** The auto_explain entries written to `logFile` after `offset`, grouped by statement text. */
+function* nodes(node: PlanNode): Generator<PlanNode> {
+  yield node;
+  for (const child of node.Plans ?? []) yield* nodes(child);
+}
+
+/** The auto_explain entries (JSON format) written to `logFile` after `offset`, grouped by statement. */
 export function readPlans(logFile: string, offset: number): StatementPlans[] {
   const text = fs.readFileSync(logFile, "utf8").slice(offset);
   // An entry is its first line plus the continuation lines Postgres indents with a tab.
   const entries: string[] = [];
   for (const line of text.split("\n")) {
     if (ENTRY_START.test(line)) entries.push(line);
-    else if (entries.length > 0) entries[entries.length - 1] += `\n${line}`;
+    else if (entries.length > 0) entries[entries.length - 1] += `\n${line.replace(/^\t/, "")}`;
   }
-  const byStatement = new Map<string, StatementPlans>();
+  const byStatement = new Map<string, StatementPlans & { buffers: number }>();
   for (const entry of entries) {
-    if (!/duration: [\d.]+ ms\s+plan:/.test(entry)) continue;
-    const lines = entry.split("\n").map((l) => l.replace(/^\t/, ""));
-    const queryLine = lines.find((l) => l.startsWith("Query Text:"));
-    if (!queryLine) continue;
-    const statement = queryLine.slice("Query Text:".length).trim();
-    const plan = lines.slice(lines.indexOf(queryLine) + 1).join("\n");
+    const match = PLAN_ENTRY.exec(entry);
+    if (!match) continue;
+    let logged: { "Query Text": string; Plan: PlanNode };
+    try {
+      logged = JSON.parse(entry.slice(match.index + match[0].length)) as typeof logged;
+    } catch {
+      continue; // an entry cut off at the end of the read
+    }
+    const statement = logged["Query Text"].replace(/\s+/g, " ").trim();
     const found = byStatement.get(statement) ?? {
       statement,
       executions: 0,
       scans: [],
       seqScans: [],
-      samplePlan: "",
+      meanBuffers: 0,
+      buffers: 0,
+      samplePlan: null,
     };
     found.executions++;
-    found.samplePlan = plan;
-    for (const [, node, index, table] of plan.matchAll(SCAN)) {
-      const scan = index ? `${node} using ${index} on ${table}` : `${node} on ${table}`;
+    found.samplePlan = logged.Plan;
+    // The top node's buffer counts include its children's.
+    found.buffers += (logged.Plan["Shared Hit Blocks"] ?? 0) + (logged.Plan["Shared Read Blocks"] ?? 0);
+    for (const node of nodes(logged.Plan)) {
+      const type = node["Node Type"];
+      const table = node["Relation Name"];
+      if (!type.includes("Scan") || !table) continue;
+      const backward = node["Scan Direction"] === "Backward" ? " Backward" : "";
+      const index = node["Index Name"];
+      const scan = index ? `${type}${backward} using ${index} on ${table}` : `${type} on ${table}`;
       if (!found.scans.includes(scan)) found.scans.push(scan);
-      if (node!.includes("Seq Scan") && !found.seqScans.includes(table!)) found.seqScans.push(table!);
+      if (type.includes("Seq Scan") && !found.seqScans.includes(table)) found.seqScans.push(table);
     }
     byStatement.set(statement, found);
   }
-  return [...byStatement.values()];
+  return [...byStatement.values()].map(({ buffers, ...plans }) => ({
+    ...plans,
+    meanBuffers: Math.round((buffers / plans.executions) * 10) / 10,
+  }));
 }

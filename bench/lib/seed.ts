@@ -152,14 +152,16 @@ export async function vacuumAnalyze(sql: Sql, tables: string[]): Promise<void> {
 export async function tableSizes(
   sql: Sql,
   tables: string[],
-): Promise<{ table: string; rows: number; totalMb: number; indexMb: number }[]> {
-  const result = await sql<{ table: string; rows: string; total: string; index: string }[]>`
-    select c.relname as table, c.reltuples::bigint::text as rows,
+): Promise<{ table: string; rows: number; pages: number; totalMb: number; indexMb: number }[]> {
+  if (tables.length === 0) return [];
+  const result = await sql<{ table: string; rows: string; pages: number; total: string; index: string }[]>`
+    select c.relname as table, c.reltuples::bigint::text as rows, c.relpages as pages,
            pg_total_relation_size(c.oid)::text as total, pg_indexes_size(c.oid)::text as index
     from pg_class c where c.relname in ${sql(tables)} and c.relkind = 'r' order by c.relname`;
   return result.map((r) => ({
     table: r.table,
     rows: Math.max(0, Number(r.rows)),
+    pages: r.pages,
     totalMb: Math.round(Number(r.total) / 2 ** 20),
     indexMb: Math.round(Number(r.index) / 2 ** 20),
   }));
