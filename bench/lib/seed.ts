@@ -36,15 +36,57 @@ const AAGUIDS = [
 ];
 const aaguidArray = `ARRAY[${AAGUIDS.map((a) => `'${a}'`).join(", ")}]`;
 
-/** Runs `work` on one connection with foreign-key triggers off (the rows are consistent by construction). */
-async function withoutTriggers<T>(sql: Sql, work: (tx: postgres.TransactionSql) => Promise<T>): Promise<T> {
+/**
+ * Runs `work` in one transaction with foreign-key triggers off (the rows are consistent by
+ * construction) and the indexes of `tables` built afterwards: sorting 10 million keys once is several
+ * times faster than inserting them one by one into a B-tree far larger than shared_buffers. Indexes
+ * that another table's foreign key depends on stay (dropping them would drop those keys). Each index
+ * is recreated from its own definition, under its own name; a failure rolls everything back.
+ */
+async function bulkInsert<T>(
+  sql: Sql,
+  tables: string[],
+  work: (tx: postgres.TransactionSql) => Promise<T>,
+): Promise<T> {
   return (await sql.begin(async (tx) => {
     // `replica` skips the FK triggers of every row: checking 10 million references one by one would
     // take longer than the inserts. The statements below only reference rows that exist.
     await tx.unsafe("set local session_replication_role = replica");
-    await tx.unsafe("set local maintenance_work_mem = '512MB'");
+    await tx.unsafe("set local maintenance_work_mem = '1GB'");
     await tx.unsafe("set local work_mem = '256MB'");
-    return work(tx);
+    const definitions = await tx<
+      {
+        table: string;
+        index: string;
+        definition: string;
+        constraint: string | null;
+        constraintDefinition: string | null;
+      }[]
+    >`
+      select t.relname as table, i.relname as index, pg_get_indexdef(i.oid) as definition,
+             c.conname as constraint, pg_get_constraintdef(c.oid) as "constraintDefinition"
+      from pg_index x
+      join pg_class i on i.oid = x.indexrelid
+      join pg_class t on t.oid = x.indrelid
+      left join pg_constraint c on c.conindid = i.oid and c.conrelid = t.oid
+      where t.relname in ${tx(tables)} and t.relnamespace = 'public'::regnamespace
+        and not exists (select 1 from pg_constraint f where f.contype = 'f' and f.conindid = i.oid)`;
+    for (const ix of definitions) {
+      await tx.unsafe(
+        ix.constraint
+          ? `alter table "${ix.table}" drop constraint "${ix.constraint}"`
+          : `drop index "${ix.index}"`,
+      );
+    }
+    const result = await work(tx);
+    for (const ix of definitions) {
+      await tx.unsafe(
+        ix.constraint
+          ? `alter table "${ix.table}" add constraint "${ix.constraint}" ${ix.constraintDefinition}`
+          : ix.definition,
+      );
+    }
+    return result;
   })) as T;
 }
 
@@ -55,7 +97,7 @@ async function withoutTriggers<T>(sql: Sql, work: (tx: postgres.TransactionSql) 
  */
 export async function seedUsers(sql: Sql, tenantId: string, from: number, to: number): Promise<number> {
   if (to < from) return 0;
-  const rows = await withoutTriggers(sql, (tx) =>
+  const rows = await bulkInsert(sql, ["users", "webauthn_credentials"], (tx) =>
     tx.unsafe(
       `with spread as (
          select g, now() - random() * interval '730 days' as created
@@ -90,7 +132,7 @@ export async function seedSessions(sql: Sql, tenantId: string, count: number): P
     select count(*)::int as users from users where tenant_id = ${tenantId}`;
   if (users === 0 || count <= 0) return 0;
   const perUser = Math.ceil(count / users);
-  const rows = await withoutTriggers(sql, (tx) =>
+  const rows = await bulkInsert(sql, ["sessions"], (tx) =>
     tx.unsafe(
       `insert into sessions (tenant_id, user_id, amr, ip, user_agent, created_at, last_used_at, expires_at)
        select $1::uuid, s.id, '{passkey}', '198.51.100.' || (s.k * 37 % 250),
@@ -125,7 +167,7 @@ const AUDIT_TYPES = [
 export async function seedAuditLogs(sql: Sql, tenantId: string, count: number): Promise<number> {
   if (count <= 0) return 0;
   const types = `ARRAY[${AUDIT_TYPES.map((t) => `'${t}'`).join(", ")}]`;
-  const rows = await withoutTriggers(sql, (tx) =>
+  const rows = await bulkInsert(sql, ["audit_logs"], (tx) =>
     tx.unsafe(
       `insert into audit_logs (id, tenant_id, type, actor, ip, user_agent, request_id, details, created_at)
        select gen_random_uuid(), $1::uuid, (${types})[1 + g % ${AUDIT_TYPES.length}],
