@@ -285,7 +285,7 @@ async function main(): Promise<void> {
   const server = new Server(port, env, path.join(workDir, "server.log"));
   await server.start();
   const sql = connect(url);
-  onCleanup("seed connection", () => sql.end());
+  onCleanup("seed connection", () => sql.end({ timeout: 1 }));
   const client = new HttpClient("127.0.0.1", port);
   onCleanup("HTTP client", () => client.close());
   const target: Target = { client, tenantId: tenant.tenantId, origin };
