@@ -3,6 +3,11 @@
  * npm script then `exec`s `node scripts/server.mjs` (the first-party server, so the client IP comes
  * from the socket), which replaces the shell: one server process, no launcher left waiting. The server
  * opens and migrates the database, seeds the demo tenant on first run and prints where it is.
+ *
+ * The script puts `--max-old-space-size=256` in front of NODE_OPTIONS for the server: V8 sizes its old
+ * generation from the machine's memory (4 GB on 24 GB) and lets a busy server pile up garbage before
+ * collecting; the live heap is ≈ 45 MB, so 256 MB bounds the peak with room to spare (docs/memory.md).
+ * A NODE_OPTIONS of the operator's own comes after it and wins.
  */
 import { ConfigError, parseConfig } from "@/lib/config/env";
 import { buildIfNeeded } from "./lib/build";

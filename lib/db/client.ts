@@ -115,6 +115,19 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
   return handle("postgres", db, () => client.end({ timeout: 5 }));
 }
 
+/**
+ * PGlite runs Postgres inside a WebAssembly heap, and Emscripten zero-fills the shared memory Postgres
+ * asks for at start, so all of `shared_buffers` is resident from the first moment. Postgres' default
+ * of 128 MB also grows that heap past its initial 128 MB: about 150 MB of the server's RSS before any
+ * request. 32 MB (4,096 pages) keeps the heap at its initial size, holds the working set of a tenant
+ * with many thousands of users, and costs nothing measurable in throughput (docs/memory.md). PGlite
+ * uses `startParams` instead of its defaults, so they are kept and the setting appended.
+ */
+const PGLITE_SHARED_BUFFERS = "32MB";
+const PGLITE_OPTIONS = (pglite: { defaultStartParams: string[] }) => ({
+  startParams: [...pglite.defaultStartParams, "-c", `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
+});
+
 async function openPglite(dir: string | undefined): Promise<DatabaseHandle> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
@@ -126,7 +139,7 @@ async function openPglite(dir: string | undefined): Promise<DatabaseHandle> {
     release = acquireDataDirLock(`${dir}.lock`, dir);
   }
   try {
-    const client = dir ? await PGlite.create(dir) : await PGlite.create();
+    const client = await PGlite.create({ ...(dir ? { dataDir: dir } : {}), ...PGLITE_OPTIONS(PGlite) });
     const pglite = drizzle({ client, schema });
     await migrate(pglite, { migrationsFolder: MIGRATIONS_FOLDER });
     const db = pglite as unknown as Database;
