@@ -30,7 +30,7 @@ export async function createTenant(input: CreateTenantInput): Promise<Tenant> {
       origins,
       ...applySettingsPatch(DEFAULT_SETTINGS, settings),
     });
-    await createSigningKey(tenant.id, tenant.signingAlgorithm, { active: true });
-    return tenant;
+    const key = await createSigningKey(tenant.id, tenant.signingAlgorithm, { active: true });
+    return { ...tenant, activeSigningKeyId: key.id };
   });
 }

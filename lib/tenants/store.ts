@@ -45,6 +45,8 @@ export async function updateTenantRow(
     .update(tenants)
     .set({ ...values, updatedAt: new Date() })
     .where(and(eq(tenants.id, tenantId), eq(tenants.system, false)))
-    .returning();
-  return row ? toTenant(row) : undefined;
+    .returning({ ...getTableColumns(tenants), activeSigningKeyId: activeSigningKeyIdOf(tenantId) });
+  if (!row) return undefined;
+  const { activeSigningKeyId, ...tenant } = row;
+  return { ...toTenant(tenant), activeSigningKeyId };
 }
