@@ -1,10 +1,15 @@
 /**
  * Next.js calls register() once when a server process starts, before it serves requests: Sesame opens
- * and migrates its database here (lib/boot), so the first request does not pay for it.
+ * and migrates its database here (lib/boot), so the first request does not pay for it, and installs the
+ * routes scripts/server.mjs answers directly (lib/http/direct.ts).
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME === "nodejs" && process.env.NEXT_PHASE !== "phase-production-build") {
     const { bootOrExit } = await import("./lib/boot");
     await bootOrExit();
+    // The Passkey API's hot ceremony routes, answered by scripts/server.mjs without Next.js's routing.
+    const { installDirectRoutes } = await import("./lib/http/direct");
+    const { PASSKEY_DIRECT_ROUTES } = await import("./app/(passkey-api)/passkey/direct-routes");
+    installDirectRoutes(PASSKEY_DIRECT_ROUTES);
   }
 }

@@ -64,6 +64,8 @@ function appendSocketAddress(req) {
   req.headers["x-forwarded-for"] = sent ? `${sent}, ${own}` : own;
 }
 
+const DIRECT_ROUTES = Symbol.for("sesame.directRoutes");
+
 const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const { default: next } = await import("next");
 
@@ -100,6 +102,9 @@ const serve = (listener) => async (req, res) => {
   try {
     await ready;
     appendSocketAddress(req);
+    // The Passkey API's hot ceremony routes, by their own handlers without Next.js's routing
+    // (lib/http/direct.ts, installed by instrumentation.ts); false for anything else.
+    if (globalThis[DIRECT_ROUTES]?.(req, res)) return;
     await handle(req, res);
   } catch (error) {
     process.stderr.write(`Failed to handle request for ${req.url}: ${error?.stack ?? String(error)}\n`);

@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { createTestTenant } from "@/tests/helpers/tenants";
-import { listAuditEvents, queryAuditLogs, recordAuditEvent } from ".";
+import { and, eq } from "drizzle-orm";
+import { tenantAnalytics } from "@/lib/analytics";
+import { getDatabase } from "@/lib/db";
+import { tenants } from "@/lib/db/schema";
+import { listAuditEvents, queryAuditLogs, recordAuditEvent, writeWithAuditEvent } from ".";
 
 describe("audit log", () => {
   it("records tenant, type, actor, IP, user agent, request id and details", async () => {
@@ -62,6 +66,30 @@ describe("audit log", () => {
     const { tenant } = await createTestTenant();
     const row = await recordAuditEvent(tenant.id, { type: "x", userAgent: "u".repeat(5000) });
     expect(row.userAgent).toHaveLength(512);
+  });
+
+  it("writes a change and its record in one statement, the record only when the change happened", async () => {
+    const { tenant } = await createTestTenant();
+    const { db } = await getDatabase();
+    const update = (name: string, from: string) =>
+      db
+        .update(tenants)
+        .set({ name })
+        .where(and(eq(tenants.id, tenant.id), eq(tenants.name, from)))
+        .returning({ name: tenants.name });
+    const event = { type: "user.signup.succeeded", actor: "u-1", details: {} };
+    const missed = await writeWithAuditEvent(tenant.id, event, update("Renamed", "not its name"));
+    expect(missed).toEqual([]);
+    expect((await listAuditEvents(tenant.id, { type: event.type })).items).toEqual([]);
+    const written = await writeWithAuditEvent(tenant.id, event, update("Renamed", tenant.name));
+    expect(written).toEqual([{ name: "Renamed" }]);
+    const { items } = await listAuditEvents(tenant.id, { type: event.type });
+    expect(items).toHaveLength(1);
+    expect(items[0]).toMatchObject({ actor: "u-1" });
+    // A counted event bumps the console's daily counter with it (a sign-up, here), and only once.
+    const today = new Date().toISOString().slice(0, 10);
+    const { totals } = await tenantAnalytics(tenant.id, { from: today, to: today, bucket: "day" });
+    expect(totals.signups).toBe(1);
   });
 
   it("refuses a malformed cursor", async () => {

@@ -16,6 +16,7 @@ export {
   insertCredential,
   insertCredentialWithAudit,
   recordCredentialUse,
+  selectExternalUserCredentials,
   selectUserCredentials,
 } from "./store";
 export { deleteCredentialOfUser, getCredentialOfUser, listCredentialsOfUser } from "./admin-credentials";

@@ -4,6 +4,7 @@ import { writeWithAuditEvent, type AuditEvent } from "@/lib/audit/record-audit-e
 import { executor } from "@/lib/db";
 import { webauthnCredentials } from "@/lib/db/schema";
 import { UUID_PATTERN } from "@/lib/tenants/tenant";
+import { userIdByExternalId } from "@/lib/users/external-id-of";
 import type { Credential } from "./credential";
 
 type NewCredential = typeof webauthnCredentials.$inferInsert;
@@ -77,6 +78,29 @@ export async function selectUserCredentials(
       and(
         eq(webauthnCredentials.tenantId, tenantId),
         eq(webauthnCredentials.userId, userId),
+        filter.mfa === undefined ? undefined : eq(webauthnCredentials.isMfa, filter.mfa),
+      ),
+    )
+    .orderBy(asc(webauthnCredentials.createdAt), asc(webauthnCredentials.id));
+}
+
+/**
+ * `selectUserCredentials` for the user with this external id (the Passkey API `user_id`), in one
+ * statement; empty when there is no such user as well as when the user has none.
+ */
+export async function selectExternalUserCredentials(
+  tenantId: string,
+  externalId: string,
+  filter: { mfa?: boolean } = {},
+): Promise<Credential[]> {
+  const db = await executor();
+  return db
+    .select()
+    .from(webauthnCredentials)
+    .where(
+      and(
+        eq(webauthnCredentials.tenantId, tenantId),
+        eq(webauthnCredentials.userId, userIdByExternalId(tenantId, externalId)),
         filter.mfa === undefined ? undefined : eq(webauthnCredentials.isMfa, filter.mfa),
       ),
     )

@@ -15,3 +15,12 @@ export function externalIdOf(tenantId: string, userId: AnyPgColumn): SQL<string 
   return sql<string | null>`(select u.external_id from ${users} u
     where u.tenant_id = ${tenantId}::uuid and u.id = ${outer})`;
 }
+
+/**
+ * The id of the tenant's user with this external id as a scalar subquery (null when there is none), for
+ * another module's statement that selects that user's rows in one round trip.
+ */
+export function userIdByExternalId(tenantId: string, externalId: string): SQL<string | null> {
+  return sql<string | null>`(select u.id from ${users} u
+    where u.tenant_id = ${tenantId}::uuid and u.external_id = ${externalId})`;
+}

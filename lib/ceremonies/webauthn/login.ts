@@ -3,7 +3,7 @@ import type {
   PublicKeyCredentialRequestOptionsJSON,
 } from "@simplewebauthn/server";
 import { auditFailures, type AuditContext } from "@/lib/audit";
-import { selectUserCredentials } from "@/lib/credentials";
+import { selectExternalUserCredentials } from "@/lib/credentials";
 import { AppError } from "@/lib/errors";
 import { consumeRateLimit } from "@/lib/rate-limit";
 import type { Tenant } from "@/lib/tenants";
@@ -33,16 +33,21 @@ export async function initializeLogin(
     await consumeRateLimit(tenant, "webauthn_login", { ip: context.ip ?? null, audit: context });
   }
   return auditFailures(tenant.id, type, context, async () => {
-    let user;
     let credentials = null;
     if (input.userId !== undefined) {
-      user = await findUserByExternalId(tenant.id, input.userId);
-      if (!user) throw new AppError("USER_NOT_FOUND", "user not found");
-      credentials = await selectUserCredentials(tenant.id, user.id, { mfa: kind === "mfa-login" });
-      if (credentials.length === 0) throw noSuitableCredentials();
+      // One statement when the user has credentials; the user is looked up only to name the error.
+      credentials = await selectExternalUserCredentials(tenant.id, input.userId, {
+        mfa: kind === "mfa-login",
+      });
+      if (credentials.length === 0) {
+        if (!(await findUserByExternalId(tenant.id, input.userId))) {
+          throw new AppError("USER_NOT_FOUND", "user not found");
+        }
+        throw noSuitableCredentials();
+      }
     }
     return issueAssertionOptions(tenant, kind, {
-      userId: user?.id ?? null,
+      userId: credentials?.[0]?.userId ?? null,
       credentials,
       audit: {
         ...context,

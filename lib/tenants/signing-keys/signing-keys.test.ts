@@ -3,7 +3,7 @@ import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from "jose";
 import { describe, expect, it } from "vitest";
 import { getDatabase } from "@/lib/db";
 import { signingKeys } from "@/lib/db/schema";
-import { createTenant, getJwks, rotateSigningKey, signToken } from "@/lib/tenants";
+import { createTenant, getJwks, getTenant, rotateSigningKey, signToken } from "@/lib/tenants";
 
 async function verify(tenantId: string, token: string) {
   return jwtVerify(token, createLocalJWKSet(await getJwks(tenantId)), { audience: "localhost" });
@@ -47,6 +47,26 @@ describe("signing keys", () => {
     const rows = await db.select().from(signingKeys).where(eq(signingKeys.tenantId, tenant.id));
     expect(rows.filter((row) => row.active)).toHaveLength(1);
     expect(rows.find((row) => !row.active)?.retiredAt).toBeInstanceOf(Date);
+  });
+
+  it("signs with the key the tenant read names: a rotation on another instance shows at the next read", async () => {
+    const created = await createTenant({ name: "kid-carried" });
+    const read = await getTenant(created.id);
+    expect(read.activeSigningKeyId).toBe(created.activeSigningKeyId);
+    const rotated = await rotateSigningKey(created.id, "ES256");
+    // A tenant read before the rotation still names the old key, which stays in the JWKS.
+    const stale = await signToken(read, {}, { expiresIn: 300, audience: "localhost" });
+    expect(decodeProtectedHeader(stale).kid).toBe(read.activeSigningKeyId);
+    await expect(verify(created.id, stale)).resolves.toBeDefined();
+    const fresh = await getTenant(created.id);
+    expect(fresh.activeSigningKeyId).toBe(rotated.id);
+    const token = await signToken(fresh, {}, { expiresIn: 300, audience: "localhost" });
+    expect(decodeProtectedHeader(token)).toMatchObject({ kid: rotated.id, alg: "ES256" });
+    // Another tenant's key id is not a key of this tenant.
+    const other = await createTenant({ name: "kid-other" });
+    await expect(
+      signToken({ id: other.id, activeSigningKeyId: rotated.id }, {}, { expiresIn: 60 }),
+    ).rejects.toMatchObject({ code: "INTERNAL" });
   });
 
   it("stores private keys encrypted", async () => {

@@ -1,0 +1,95 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PASSKEY_DIRECT_ROUTES } from "@/app/(passkey-api)/passkey/direct-routes";
+import { installDirectRoutes, type DirectDispatch } from "@/lib/http/direct";
+import { createTestTenant } from "@/tests/helpers/tenants";
+
+const FILES = {
+  "/passkey/[tenantId]/login/initialize": () =>
+    import("@/app/(passkey-api)/passkey/[tenantId]/login/initialize/route"),
+  "/passkey/[tenantId]/login/finalize": () =>
+    import("@/app/(passkey-api)/passkey/[tenantId]/login/finalize/route"),
+  "/passkey/[tenantId]/registration/initialize": () =>
+    import("@/app/(passkey-api)/passkey/[tenantId]/registration/initialize/route"),
+  "/passkey/[tenantId]/registration/finalize": () =>
+    import("@/app/(passkey-api)/passkey/[tenantId]/registration/finalize/route"),
+} as const;
+
+describe("routes served directly (lib/http/direct.ts)", () => {
+  let server: http.Server;
+  let base: string;
+
+  beforeAll(async () => {
+    installDirectRoutes(PASSKEY_DIRECT_ROUTES);
+    const dispatch = (globalThis as Record<symbol, DirectDispatch>)[Symbol.for("sesame.directRoutes")]!;
+    // What scripts/server.mjs does: the direct route, else Next.js (here a marker answer).
+    server = http.createServer((req, res) => {
+      if (dispatch(req, res)) return;
+      req.resume();
+      res.writeHead(599).end("next");
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it("serves each route file's own handlers at that file's path", async () => {
+    expect(PASSKEY_DIRECT_ROUTES).toHaveLength(Object.keys(FILES).length);
+    for (const route of PASSKEY_DIRECT_ROUTES) {
+      const path = route.pattern.source
+        .replace(/^\^/, "")
+        .replace(/\$$/, "")
+        .replace(/\([^)]*\)/, "[tenantId]")
+        .replace(/\\\//g, "/");
+      const load = FILES[path as keyof typeof FILES];
+      expect(load, path).toBeDefined();
+      const file = await load();
+      expect(route.module.POST).toBe(file.POST);
+      expect(route.module.OPTIONS).toBe((file as Record<string, unknown>).OPTIONS);
+    }
+  });
+
+  it("answers a ceremony as the route does, errors in the Passkey API's shape", async () => {
+    const { tenant } = await createTestTenant({
+      platform: { rateLimits: { webauthn_login: { points: 1000, durationSeconds: 60 } } },
+    } as never);
+    const init = await fetch(`${base}/passkey/${tenant.id}/login/initialize`, { method: "POST" });
+    expect(init.status).toBe(200);
+    expect(init.headers.get("x-request-id")).toBeTruthy();
+    expect(((await init.json()) as { publicKey: { rpId: string } }).publicKey.rpId).toBe("localhost");
+
+    const malformed = await fetch(`${base}/passkey/${tenant.id}/login/finalize`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{not json",
+    });
+    expect(malformed.status).toBe(400);
+    expect(await malformed.json()).toMatchObject({ status: 400, title: expect.any(Array) });
+
+    const unknown = await fetch(`${base}/passkey/00000000-0000-4000-8000-000000000000/login/initialize`, {
+      method: "POST",
+    });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ status: 404 });
+  });
+
+  it("leaves everything else to Next.js: other paths and methods, disguised paths, large or chunked bodies", async () => {
+    const { tenant } = await createTestTenant();
+    const path = `/passkey/${tenant.id}/login/initialize`;
+    const next = async (url: string, init: RequestInit = {}) => (await fetch(`${base}${url}`, init)).status;
+    expect(await next(`/passkey/${tenant.id}/credentials`)).toBe(599);
+    expect(await next(path, { method: "GET" })).toBe(599);
+    expect(await next(path.replace("login", "%6cogin"), { method: "POST" })).toBe(599);
+    expect(await next(`/passkey//${tenant.id}/login/initialize`, { method: "POST" })).toBe(599);
+    expect(await next(`${path}/`, { method: "POST" })).toBe(599);
+    expect(await next(path, { method: "POST", body: "x".repeat(70 * 1024) })).toBe(599);
+    const chunked = new ReadableStream({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode("{}"));
+        controller.close();
+      },
+    });
+    expect(await next(path, { method: "POST", body: chunked, duplex: "half" } as RequestInit)).toBe(599);
+  });
+});
