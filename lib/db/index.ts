@@ -62,6 +62,11 @@ export async function executor(): Promise<Executor> {
   return currentTransaction.getStore() ?? (await getDatabase()).db;
 }
 
+/** True inside `transaction()`: what is read there may not be committed yet. */
+export function inTransaction(): boolean {
+  return currentTransaction.getStore() !== undefined;
+}
+
 /**
  * Runs `work` in one transaction on either driver; store calls inside it join the transaction.
  * Nested calls reuse the outer transaction.

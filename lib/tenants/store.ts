@@ -1,19 +1,31 @@
 import { and, asc, eq, getTableColumns } from "drizzle-orm";
-import { executor } from "@/lib/db";
+import { executor, getDatabase, inTransaction } from "@/lib/db";
 import { tenants, type TenantRow } from "@/lib/db/schema";
+import { cachedTenant, forgetTenants, keepTenant, tenantCacheGeneration } from "./cache";
 import { activeSigningKeyIdOf } from "./signing-keys/store";
 import { UUID_PATTERN, toTenant, type Tenant } from "./tenant";
 
 type NewTenant = typeof tenants.$inferInsert;
 
 export async function insertTenant(values: NewTenant): Promise<Tenant> {
+  forgetTenants();
   const db = await executor();
   const [row] = await db.insert(tenants).values(values).returning();
   return toTenant(row as TenantRow);
 }
 
+/**
+ * The tenant with its active signing key's id. On the embedded database, read outside a transaction,
+ * from the process's cache when there (lib/tenants/cache.ts).
+ */
 export async function findTenant(tenantId: string): Promise<Tenant | undefined> {
   if (!UUID_PATTERN.test(tenantId)) return undefined;
+  const cacheable = !inTransaction() && (await getDatabase()).kind === "pglite";
+  if (cacheable) {
+    const cached = cachedTenant(tenantId);
+    if (cached) return cached;
+  }
+  const generation = tenantCacheGeneration();
   const db = await executor();
   const [row] = await db
     .select({ ...getTableColumns(tenants), activeSigningKeyId: activeSigningKeyIdOf(tenantId) })
@@ -22,7 +34,8 @@ export async function findTenant(tenantId: string): Promise<Tenant | undefined> 
     .limit(1);
   if (!row) return undefined;
   const { activeSigningKeyId, ...tenant } = row;
-  return { ...toTenant(tenant), activeSigningKeyId };
+  const found = { ...toTenant(tenant), activeSigningKeyId };
+  return cacheable ? keepTenant(found, generation) : found;
 }
 
 export async function selectTenants(): Promise<Tenant[]> {
@@ -40,6 +53,7 @@ export async function updateTenantRow(
   values: Partial<NewTenant>,
 ): Promise<Tenant | undefined> {
   if (!UUID_PATTERN.test(tenantId)) return undefined;
+  forgetTenants();
   const db = await executor();
   const [row] = await db
     .update(tenants)

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { AppError } from "@/lib/errors";
-import { createTenant, getTenant, listTenants, updateTenant } from ".";
+import { getDatabase, transaction } from "@/lib/db";
+import { createTenant, getTenant, listTenants, rotateSigningKey, updateTenant } from ".";
 
 describe("tenants", () => {
   it("creates a tenant with the documented defaults", async () => {
@@ -20,6 +21,23 @@ describe("tenants", () => {
       signingAlgorithm: "RS256",
     });
     expect(await getTenant(tenant.id)).toEqual(tenant);
+  });
+
+  it("keeps read tenants on the embedded database only, and a change is read at once", async () => {
+    const tenant = await createTenant({ name: "Cached" });
+    const first = await getTenant(tenant.id);
+    const again = await getTenant(tenant.id);
+    const embedded = (await getDatabase()).kind === "pglite";
+    expect(again === first).toBe(embedded);
+    // A cached tenant is frozen: no caller can change what the next one reads.
+    expect(Object.isFrozen(again.platform)).toBe(embedded);
+    await updateTenant(tenant.id, { name: "Renamed" });
+    expect((await getTenant(tenant.id)).name).toBe("Renamed");
+    const rotated = await rotateSigningKey(tenant.id);
+    expect((await getTenant(tenant.id)).activeSigningKeyId).toBe(rotated.id);
+    // Read inside a transaction (possibly uncommitted): never kept.
+    const inside = await transaction(() => getTenant(tenant.id));
+    expect(inside === (await getTenant(tenant.id))).toBe(false);
   });
 
   it("takes the RP ID from the first origin when none is given", async () => {

@@ -1,8 +1,10 @@
 import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import { executor } from "@/lib/db";
+import { forgetTenants } from "../cache";
 import { signingKeys, type SigningKeyRow } from "@/lib/db/schema";
 
 export async function insertSigningKey(values: typeof signingKeys.$inferInsert): Promise<SigningKeyRow> {
+  forgetTenants(); // a tenant read names its active key
   const db = await executor();
   const [row] = await db.insert(signingKeys).values(values).returning();
   return row as SigningKeyRow;
@@ -48,6 +50,7 @@ export async function selectSigningKeys(tenantId: string): Promise<SigningKeyRow
 }
 
 export async function retireActiveSigningKey(tenantId: string): Promise<void> {
+  forgetTenants();
   const db = await executor();
   await db
     .update(signingKeys)
