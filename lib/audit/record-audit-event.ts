@@ -42,7 +42,7 @@ function auditCtes(tenantId: string, event: AuditEvent, gate?: SQL): SQL {
     select ${tenantId}::uuid, ${event.type}::text, ${clip(event.actor)}::text, ${clip(event.ip)}::text,
       ${clip(event.userAgent)}::text, ${clip(event.requestId)}::text, ${JSON.stringify(details)}::jsonb
     ${gate ? sql`where ${gate}` : sql``}
-    returning *)`;
+    returning id, seq, tenant_id, type, actor, ip, user_agent, request_id, details, created_at)`;
   const counted = classifyEvent(event);
   return counted ? sql`${row}, ${counterCtes(tenantId, counted.metric, counted.activeUser, AUDIT_ROW)}` : row;
 }

@@ -87,8 +87,9 @@ async function answer(
       else if (value !== undefined) headers.set(name, value);
     }
     const body = hasBody ? await readBody(req) : undefined;
-    // As Next.js does: the request's own Host names the origin of `req.url`.
-    const request = new Request(`http://${req.headers.host ?? "localhost"}${req.url ?? "/"}`, {
+    // A fixed origin, as Next.js uses (its own host and port): the route reads only the path and query,
+    // and a client's Host header (which `new Request` may refuse) has no say.
+    const request = new Request(new URL(req.url ?? "/", "http://localhost"), {
       method: req.method,
       headers,
       ...(body ? { body: new Uint8Array(body) } : {}),
@@ -106,6 +107,11 @@ async function answer(
     res.writeHead(response.status, out);
     res.end(payload);
   } catch (error) {
+    // A client that went away mid-request: nothing to answer, nothing wrong here.
+    if (req.destroyed || res.destroyed) {
+      res.destroy();
+      return;
+    }
     // route() answers every error of the handler itself; this is the plumbing around it failing.
     getLogger().error({ err: error, url: req.url }, "direct route failed");
     if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });

@@ -44,11 +44,16 @@ export function keepTenant(tenant: Tenant, generation: number): Tenant {
   const current = cache();
   if (current.generation !== generation) return tenant;
   if (current.tenants.size >= MAX_TENANTS) current.tenants.clear();
-  current.tenants.set(tenant.id, deepFreeze(tenant));
-  return tenant;
+  // A copy: the tenant shares objects with the settings defaults, which are not the cache's to freeze.
+  const kept = deepFreeze(structuredClone(tenant));
+  current.tenants.set(tenant.id, kept);
+  return kept;
 }
 
-/** Called by every store function that changes a tenant or its signing keys. */
+/**
+ * Called by every store function that changes a tenant or its signing keys, before and after the write:
+ * a read that started before the change and ends after it is then not kept either.
+ */
 export function forgetTenants(): void {
   const current = cache();
   current.generation += 1;

@@ -11,6 +11,7 @@ export async function insertTenant(values: NewTenant): Promise<Tenant> {
   forgetTenants();
   const db = await executor();
   const [row] = await db.insert(tenants).values(values).returning();
+  forgetTenants();
   return toTenant(row as TenantRow);
 }
 
@@ -60,6 +61,7 @@ export async function updateTenantRow(
     .set({ ...values, updatedAt: new Date() })
     .where(and(eq(tenants.id, tenantId), eq(tenants.system, false)))
     .returning({ ...getTableColumns(tenants), activeSigningKeyId: activeSigningKeyIdOf(tenantId) });
+  forgetTenants();
   if (!row) return undefined;
   const { activeSigningKeyId, ...tenant } = row;
   return { ...toTenant(tenant), activeSigningKeyId };

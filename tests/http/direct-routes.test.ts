@@ -67,6 +67,26 @@ describe("routes served directly (lib/http/direct.ts)", () => {
     expect(malformed.status).toBe(400);
     expect(await malformed.json()).toMatchObject({ status: 400, title: expect.any(Array) });
 
+    // The client's Host header has no say in the request the handler sees.
+    const oddHost = await new Promise<number>((resolve, reject) => {
+      const url = new URL(`${base}/passkey/${tenant.id}/login/initialize`);
+      http
+        .request({
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: "POST",
+          headers: { host: "a b@[" },
+        })
+        .on("response", (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        })
+        .on("error", reject)
+        .end();
+    });
+    expect(oddHost).toBe(200);
+
     const unknown = await fetch(`${base}/passkey/00000000-0000-4000-8000-000000000000/login/initialize`, {
       method: "POST",
     });

@@ -293,11 +293,16 @@ export async function finalizeRegistration(
     if (!user?.externalId) throw new AppError("USER_NOT_FOUND", "user not found");
     const externalId = user.externalId;
 
-    // One statement stores the credential and its record: no transaction needed.
-    const credentialId = await storeRegisteredCredential(tenant, kind, user, response, verified, {
+    // The token first (the credential's id is known): then one statement stores the credential and its
+    // record, and nothing is stored for a token that could not be signed. No transaction needed.
+    const token = await issueCeremonyToken(tenant, {
+      userId: externalId,
+      credentialId: verified.info.credential.id,
+    });
+    await storeRegisteredCredential(tenant, kind, user, response, verified, {
       ...context,
       actor: externalId,
     });
-    return { token: await issueCeremonyToken(tenant, { userId: externalId, credentialId }) };
+    return { token };
   });
 }

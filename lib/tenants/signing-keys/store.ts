@@ -7,6 +7,7 @@ export async function insertSigningKey(values: typeof signingKeys.$inferInsert):
   forgetTenants(); // a tenant read names its active key
   const db = await executor();
   const [row] = await db.insert(signingKeys).values(values).returning();
+  forgetTenants();
   return row as SigningKeyRow;
 }
 
@@ -56,4 +57,5 @@ export async function retireActiveSigningKey(tenantId: string): Promise<void> {
     .update(signingKeys)
     .set({ active: false, retiredAt: new Date() })
     .where(and(eq(signingKeys.tenantId, tenantId), eq(signingKeys.active, true)));
+  forgetTenants();
 }
