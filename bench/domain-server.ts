@@ -22,49 +22,10 @@ import { getDatabase } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { PASSKEY_ERRORS } from "@/lib/http/presenters/passkey";
 import { getTenant } from "@/lib/tenants";
+import { HttpError, readJson, send } from "./lib/bare-http";
 
-const MAX_BODY_BYTES = 64 * 1024;
 const AUDIT: AuditContext = { actor: null, ip: null, userAgent: null, requestId: null };
 const PATH = /^\/passkey\/([^/]+)\/(login|registration)\/(initialize|finalize)$/;
-
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-function readJson(req: http.IncomingMessage): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) reject(new HttpError(413, "body too large"));
-      else chunks.push(chunk);
-    });
-    req.on("end", () => {
-      const text = Buffer.concat(chunks).toString("utf8");
-      try {
-        resolve(text.trim() === "" ? {} : JSON.parse(text));
-      } catch {
-        reject(new HttpError(400, "malformed JSON"));
-      }
-    });
-    req.on("error", reject);
-  });
-}
-
-function send(res: http.ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    "content-type": "application/json",
-    "content-length": Buffer.byteLength(text),
-  });
-  res.end(text);
-}
 
 async function handle(req: http.IncomingMessage): Promise<unknown> {
   const match = PATH.exec(req.url ?? "");

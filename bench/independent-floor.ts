@@ -1,8 +1,9 @@
 /**
  * The benchmark's independent floor: the minimal work of the Passkey API's registration and login
  * ceremonies on bare `node:http`, with hand-written SQL and no Sesame module (only node,
- * @simplewebauthn/server, jose, postgres and @electric-sql/pglite). It answers on the same paths with
- * the same bodies as Sesame, so bench/lib/client.ts drives it unchanged. It is not a product: one
+ * @simplewebauthn/server, jose, postgres, @electric-sql/pglite and the benchmark's own
+ * bench/lib/bare-http.ts). It answers on the same paths with the same bodies as Sesame, so
+ * bench/lib/client.ts drives it unchanged. It is not a product: one
  * tenant from the environment, minimal checks and 4xx JSON errors.
  *
  * Per ceremony (statements on the database):
@@ -38,8 +39,8 @@ import {
 } from "@simplewebauthn/server";
 import { importPKCS8, SignJWT, type CryptoKey } from "jose";
 import postgres from "postgres";
+import { HttpError, readJson, send } from "./lib/bare-http";
 
-const MAX_BODY_BYTES = 64 * 1024;
 const CHALLENGE_TTL_SECONDS = 300;
 const TOKEN_LIFETIME_SECONDS = 300;
 const KEY_PREFIX_LENGTH = 12;
@@ -158,15 +159,6 @@ const issuer = `${origin}/passkey/${tenantId}`;
 if (apiKey.length < 32) throw new Error("FLOOR_API_KEY must have at least 32 characters");
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest();
-
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 // ---- ceremonies ----
 
@@ -409,33 +401,11 @@ async function registrationFinalize(body: Row): Promise<unknown> {
 
 // ---- HTTP ----
 
-function readJson(req: http.IncomingMessage): Promise<Row> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) reject(new HttpError(413, "body too large"));
-      else chunks.push(chunk);
-    });
-    req.on("end", () => {
-      const text = Buffer.concat(chunks).toString("utf8");
-      try {
-        const parsed: unknown = text.trim() === "" ? {} : JSON.parse(text);
-        if (typeof parsed !== "object" || parsed === null) throw new Error("not an object");
-        resolve(parsed as Row);
-      } catch {
-        reject(new HttpError(400, "malformed JSON"));
-      }
-    });
-    req.on("error", reject);
-  });
-}
-
-function send(res: http.ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
-  res.end(text);
+/** The request's body, which the ceremonies read as an object. */
+async function readBody(req: http.IncomingMessage): Promise<Row> {
+  const parsed = await readJson(req);
+  if (typeof parsed !== "object" || parsed === null) throw new HttpError(400, "malformed JSON");
+  return parsed as Row;
 }
 
 async function handle(req: http.IncomingMessage): Promise<unknown> {
@@ -443,7 +413,7 @@ async function handle(req: http.IncomingMessage): Promise<unknown> {
   if (req.method !== "POST" || !match) throw new HttpError(404, "not found");
   const [, tenant = "", ceremony, step] = match;
   if (tenant.toLowerCase() !== tenantId) throw new HttpError(404, "tenant not found");
-  const body = await readJson(req);
+  const body = await readBody(req);
   if (ceremony === "login") {
     return step === "initialize" ? loginInitialize(body, req.headers.apikey) : loginFinalize(body);
   }

@@ -8,11 +8,20 @@ import { UUID_PATTERN, toTenant, type Tenant } from "./tenant";
 type NewTenant = typeof tenants.$inferInsert;
 
 export async function insertTenant(values: NewTenant): Promise<Tenant> {
-  forgetTenants();
   const db = await executor();
   const [row] = await db.insert(tenants).values(values).returning();
-  forgetTenants();
   return toTenant(row as TenantRow);
+}
+
+/** The tenant's columns and its active signing key's id, as a tenant read carries them. */
+const withSigningKeyId = (tenantId: string) => ({
+  ...getTableColumns(tenants),
+  activeSigningKeyId: activeSigningKeyIdOf(tenantId),
+});
+
+function toTenantWithKey(row: TenantRow & { activeSigningKeyId: string | null }): Tenant {
+  const { activeSigningKeyId, ...tenant } = row;
+  return { ...toTenant(tenant), activeSigningKeyId };
 }
 
 /**
@@ -29,13 +38,12 @@ export async function findTenant(tenantId: string): Promise<Tenant | undefined> 
   const generation = tenantCacheGeneration();
   const db = await executor();
   const [row] = await db
-    .select({ ...getTableColumns(tenants), activeSigningKeyId: activeSigningKeyIdOf(tenantId) })
+    .select(withSigningKeyId(tenantId))
     .from(tenants)
     .where(and(eq(tenants.id, tenantId), eq(tenants.system, false)))
     .limit(1);
   if (!row) return undefined;
-  const { activeSigningKeyId, ...tenant } = row;
-  const found = { ...toTenant(tenant), activeSigningKeyId };
+  const found = toTenantWithKey(row);
   return cacheable ? keepTenant(found, generation) : found;
 }
 
@@ -60,9 +68,7 @@ export async function updateTenantRow(
     .update(tenants)
     .set({ ...values, updatedAt: new Date() })
     .where(and(eq(tenants.id, tenantId), eq(tenants.system, false)))
-    .returning({ ...getTableColumns(tenants), activeSigningKeyId: activeSigningKeyIdOf(tenantId) });
+    .returning(withSigningKeyId(tenantId));
   forgetTenants();
-  if (!row) return undefined;
-  const { activeSigningKeyId, ...tenant } = row;
-  return { ...toTenant(tenant), activeSigningKeyId };
+  return row ? toTenantWithKey(row) : undefined;
 }
