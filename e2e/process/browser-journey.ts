@@ -112,6 +112,9 @@ export async function createAccountWithCode(
 
 /** No serious or critical axe violation (WCAG 2.2 A/AA, best practices) on the page or inside `selector`. */
 export async function expectAccessible(page: Page, label: string, selector?: string): Promise<void> {
+  // Next.js streams a page's metadata after its body for browsers, so wait for the <title> to arrive
+  // before axe reads the document (otherwise document-title fails at random).
+  if (!selector) await expect(page).toHaveTitle(/\S/);
   const builder = new AxeBuilder({ page }).withTags([
     "wcag2a",
     "wcag2aa",
