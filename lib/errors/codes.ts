@@ -140,6 +140,32 @@ export const ERROR_CODES = {
   // User metadata (lib/metadata)
   /** Metadata that is not a JSON object (or null), or longer than 3000 characters serialised. */
   METADATA_INVALID: "Bad Request",
+
+  // Third-party sign-in and SAML (lib/thirdparty, lib/saml, lib/identities)
+  /** No enabled third-party provider with this name for the tenant. */
+  THIRD_PARTY_PROVIDER_NOT_FOUND: "Not Found",
+  /** The `state` is unknown, used, expired, or not this browser's (missing or other cookie). */
+  THIRD_PARTY_STATE_INVALID: "Bad Request",
+  /** The provider answered an error, or its answer failed a check (ID token, nonce, audience, user info). */
+  THIRD_PARTY_PROVIDER_ERROR: "Bad Request",
+  /** The user declined at the provider (`error=access_denied`). */
+  THIRD_PARTY_ACCESS_DENIED: "Forbidden",
+  /** The provider gave no email address for the account. */
+  THIRD_PARTY_EMAIL_MISSING: "Bad Request",
+  /** The provider's email is unverified and belongs to an existing user: never linked. */
+  THIRD_PARTY_EMAIL_UNVERIFIED: "Forbidden",
+  /** A user with the provider's email exists and the provider's settings do not allow linking. */
+  THIRD_PARTY_LINKING_DISABLED: "Conflict",
+  /** `redirect_to` is not one of the tenant's (or the provider's) allowed origins. */
+  REDIRECT_NOT_ALLOWED: "Bad Request",
+  /** The user has no identity with this id. */
+  IDENTITY_NOT_FOUND: "Not Found",
+  /** No enabled SAML identity provider for this id or email domain. */
+  SAML_PROVIDER_NOT_FOUND: "Not Found",
+  /** The SAML response failed a check (signature, audience, recipient, destination, time, InResponseTo). */
+  SAML_RESPONSE_INVALID: "Bad Request",
+  /** The assertion id was already consumed. */
+  SAML_ASSERTION_REPLAYED: "Bad Request",
 } as const satisfies Record<string, string>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -30,6 +30,7 @@ export const FLOW_ERROR_STATUS = {
   value_too_short_error: 400,
   webauthn_credential_already_exists: 400,
   invalid_metadata_error: 400,
+  third_party_access_denied: 403,
 } as const;
 export type FlowErrorCode = keyof typeof FLOW_ERROR_STATUS;
 
@@ -132,6 +133,19 @@ export const FLOW_ERRORS: Record<ErrorCode, FlowAnswerError> = {
   // A FlowError carries its own flow code; flowAnswerOf never reads this row for one.
   FLOW_REFUSED: invalid(400),
   METADATA_INVALID: answer("invalid_metadata_error"),
+  // Third-party sign-in and SAML
+  THIRD_PARTY_PROVIDER_NOT_FOUND: NOT_FOUND,
+  THIRD_PARTY_STATE_INVALID: invalid(400),
+  THIRD_PARTY_PROVIDER_ERROR: invalid(400),
+  THIRD_PARTY_ACCESS_DENIED: answer("third_party_access_denied"),
+  THIRD_PARTY_EMAIL_MISSING: NOT_PERMITTED,
+  THIRD_PARTY_EMAIL_UNVERIFIED: NOT_PERMITTED,
+  THIRD_PARTY_LINKING_DISABLED: NOT_PERMITTED,
+  REDIRECT_NOT_ALLOWED: invalid(400),
+  IDENTITY_NOT_FOUND: NOT_FOUND,
+  SAML_PROVIDER_NOT_FOUND: NOT_FOUND,
+  SAML_RESPONSE_INVALID: invalid(400),
+  SAML_ASSERTION_REPLAYED: invalid(400),
 };
 
 /**

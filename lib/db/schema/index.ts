@@ -12,3 +12,4 @@ export * from "./flows";
 export * from "./metadata";
 export * from "./webhooks";
 export * from "./operators";
+export * from "./identities";

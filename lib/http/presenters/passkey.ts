@@ -75,6 +75,19 @@ export const PASSKEY_ERRORS: Record<ErrorCode, PasskeyAnswer> = {
   OOB_TOKEN_INVALID: { status: 401 },
   FLOW_REFUSED: { status: 400 },
   METADATA_INVALID: { status: 400 },
+  // Third-party sign-in and SAML: not on this surface
+  THIRD_PARTY_PROVIDER_NOT_FOUND: { status: 404 },
+  THIRD_PARTY_STATE_INVALID: { status: 400 },
+  THIRD_PARTY_PROVIDER_ERROR: { status: 400 },
+  THIRD_PARTY_ACCESS_DENIED: { status: 403 },
+  THIRD_PARTY_EMAIL_MISSING: { status: 400 },
+  THIRD_PARTY_EMAIL_UNVERIFIED: { status: 403 },
+  THIRD_PARTY_LINKING_DISABLED: { status: 409 },
+  REDIRECT_NOT_ALLOWED: { status: 400 },
+  IDENTITY_NOT_FOUND: { status: 404 },
+  SAML_PROVIDER_NOT_FOUND: { status: 404 },
+  SAML_RESPONSE_INVALID: { status: 400 },
+  SAML_ASSERTION_REPLAYED: { status: 400 },
 };
 
 /**

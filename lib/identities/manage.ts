@@ -1,0 +1,37 @@
+import { recordAuditEvent, type AuditContext } from "@/lib/audit";
+import { transaction } from "@/lib/db";
+import type { IdentityRow } from "@/lib/db/schema";
+import { AppError } from "@/lib/errors";
+import type { Tenant } from "@/lib/tenants";
+import { lockUser } from "@/lib/users";
+import { emitWebhookEvent, userEventData } from "@/lib/webhooks";
+import { deleteIdentityRow, selectUserIdentities } from "./store";
+
+/** The user's identities at third-party and SAML providers, oldest first. */
+export async function listIdentities(tenantId: string, userId: string): Promise<IdentityRow[]> {
+  return selectUserIdentities(tenantId, userId);
+}
+
+/**
+ * Removes one of the user's identities (profile flow, admin API), under the user's lock; IDENTITY_NOT_FOUND
+ * for another user's or an unknown id. Records `identity.deleted`.
+ */
+export async function removeIdentity(
+  tenant: Tenant,
+  userId: string,
+  identityId: string,
+  context: AuditContext,
+): Promise<IdentityRow> {
+  return transaction(async () => {
+    if (!(await lockUser(tenant.id, userId))) throw new AppError("USER_NOT_FOUND", "user not found");
+    const row = await deleteIdentityRow(tenant.id, userId, identityId);
+    if (!row) throw new AppError("IDENTITY_NOT_FOUND");
+    await recordAuditEvent(tenant.id, {
+      ...context,
+      type: "identity.deleted",
+      details: { identity_id: row.id, kind: row.kind, provider: row.providerId },
+    });
+    await emitWebhookEvent(tenant.id, "user.update", () => userEventData(tenant.id, userId));
+    return row;
+  });
+}

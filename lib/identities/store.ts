@@ -1,0 +1,92 @@
+import { and, asc, eq, sql } from "drizzle-orm";
+import { executor } from "@/lib/db";
+import { identities, type IdentityRow } from "@/lib/db/schema";
+
+export type IdentityKind = "oauth" | "saml";
+
+export interface IdentityKey {
+  kind: IdentityKind;
+  providerId: string;
+  subject: string;
+}
+
+export async function findIdentity(tenantId: string, key: IdentityKey): Promise<IdentityRow | undefined> {
+  const db = await executor();
+  const [row] = await db
+    .select()
+    .from(identities)
+    .where(
+      and(
+        eq(identities.tenantId, tenantId),
+        eq(identities.kind, key.kind),
+        eq(identities.providerId, key.providerId),
+        eq(identities.subject, key.subject),
+      ),
+    );
+  return row;
+}
+
+export interface IdentityValues extends IdentityKey {
+  userId: string;
+  email: string | null;
+  emailVerified: boolean;
+  claims: Record<string, unknown>;
+  tokensSealed: string | null;
+}
+
+/** Inserts the identity; undefined when another user got the same provider account first. */
+export async function insertIdentity(
+  tenantId: string,
+  values: IdentityValues,
+): Promise<IdentityRow | undefined> {
+  const db = await executor();
+  const [row] = await db
+    .insert(identities)
+    .values({ tenantId, ...values })
+    .onConflictDoNothing()
+    .returning();
+  return row;
+}
+
+/** What the provider said at this sign-in; tokens are replaced only when given (kept ones stay otherwise). */
+export async function updateIdentity(
+  tenantId: string,
+  id: string,
+  values: Pick<IdentityValues, "email" | "emailVerified" | "claims" | "tokensSealed">,
+): Promise<IdentityRow | undefined> {
+  const db = await executor();
+  const [row] = await db
+    .update(identities)
+    .set({
+      email: values.email,
+      emailVerified: values.emailVerified,
+      claims: values.claims,
+      ...(values.tokensSealed ? { tokensSealed: values.tokensSealed } : {}),
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(identities.tenantId, tenantId), eq(identities.id, id)))
+    .returning();
+  return row;
+}
+
+export async function selectUserIdentities(tenantId: string, userId: string): Promise<IdentityRow[]> {
+  const db = await executor();
+  return db
+    .select()
+    .from(identities)
+    .where(and(eq(identities.tenantId, tenantId), eq(identities.userId, userId)))
+    .orderBy(asc(identities.createdAt), asc(identities.id));
+}
+
+export async function deleteIdentityRow(
+  tenantId: string,
+  userId: string,
+  id: string,
+): Promise<IdentityRow | undefined> {
+  const db = await executor();
+  const [row] = await db
+    .delete(identities)
+    .where(and(eq(identities.tenantId, tenantId), eq(identities.userId, userId), eq(identities.id, id)))
+    .returning();
+  return row;
+}
