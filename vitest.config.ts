@@ -20,6 +20,7 @@ export default defineConfig({
       "cli/**/*.test.ts",
       "tests/**/*.test.ts",
     ],
+    globalSetup: ["tests/setup/pglite-template.ts"],
     setupFiles: ["tests/setup/database.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
