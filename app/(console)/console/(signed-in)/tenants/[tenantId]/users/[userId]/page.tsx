@@ -6,6 +6,7 @@ import { queryAuditLogs } from "@/lib/audit";
 import { requireTenant } from "@/lib/console/guard";
 import { passkeyProviderName, type Credential } from "@/lib/credentials";
 import { AppError } from "@/lib/errors";
+import { listIdentities } from "@/lib/identities";
 import { MAX_METADATA_CHARS, METADATA_KINDS } from "@/lib/metadata";
 import { listSessionsOfUser, userAgentName } from "@/lib/sessions";
 import { devicesOfUser } from "@/lib/uaf-requests";
@@ -91,10 +92,11 @@ export default async function UserPage({
   const { tenant, operator } = await requireTenant(tenantId, "read");
   const admin = await loadUser(tenant.id, userId);
   const { user, emails, credentials, password, otp } = admin;
-  const [sessions, devices, audit] = await Promise.all([
+  const [sessions, devices, audit, identities] = await Promise.all([
     listSessionsOfUser(tenant.id, user.id),
     devicesOfUser(tenant.id, user.id),
     queryAuditLogs(tenant.id, { actorUserId: user.id }, { perPage: RECENT_EVENTS }),
+    listIdentities(tenant.id, user.id),
   ]);
   const canWrite = operator.role !== "viewer";
   const primary = emails.find((email) => email.isPrimary);
@@ -182,6 +184,40 @@ export default async function UserPage({
                 </Td>
                 <Td className="whitespace-nowrap">
                   <Time value={email.createdAt} />
+                </Td>
+              </tr>
+            ))}
+          </Table>
+        )}
+      </Section>
+
+      <Section title="Connected accounts" count={identities.length}>
+        {identities.length === 0 ? (
+          <EmptyState
+            title="No connected accounts"
+            description="They appear when the user signs in with a third-party provider or through SAML single sign-on."
+          />
+        ) : (
+          <Table caption="Connected accounts" head={["Provider", "Account", "Email", "Connected"]}>
+            {identities.map((identity) => (
+              <tr key={identity.id} data-testid="identity-row">
+                <Td>
+                  {identity.kind === "saml" ? "SAML" : identity.providerId}{" "}
+                  {identity.kind === "saml" ? <code className="text-xs">{identity.providerId}</code> : null}
+                </Td>
+                <Td className="break-all font-mono text-xs">{identity.subject}</Td>
+                <Td className="break-all">
+                  {identity.email ?? none("none")}{" "}
+                  {identity.email ? (
+                    identity.emailVerified ? (
+                      <Badge tone="green">verified by provider</Badge>
+                    ) : (
+                      <Badge tone="amber">unverified</Badge>
+                    )
+                  ) : null}
+                </Td>
+                <Td className="whitespace-nowrap">
+                  <Time value={identity.createdAt} />
                 </Td>
               </tr>
             ))}
