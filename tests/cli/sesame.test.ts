@@ -4,12 +4,13 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createTestAttestationCa } from "@/lib/ceremonies/uaf";
+import { sesameInProcess as sesame } from "../helpers/cli";
 
 const TSX = path.resolve("node_modules/.bin/tsx");
 // On PGlite every run gets its own data folder; on Postgres the suite's DATABASE_URL is inherited.
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sesame-cli-"));
 
-function sesame(...args: string[]) {
+function sesameProcess(...args: string[]) {
   const result = spawnSync(TSX, ["cli/sesame.ts", ...args], {
     encoding: "utf8",
     env: { ...process.env, SESAME_DATA_DIR: dataDir, LOG_LEVEL: "warn" },
@@ -17,11 +18,12 @@ function sesame(...args: string[]) {
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-// Each command is a fresh tsx process that opens the embedded database (1–2 s on a quiet machine, 10 s
-// and more while the rest of the suite runs beside it); the end-to-end story runs a dozen of them.
+// The commands run in this process against the test file's database (tests/helpers/cli.ts): a fresh tsx
+// process costs 3–5 s of CPU, and the stories below run thirty commands. The last test runs the real
+// entry as its own process, on its own embedded database (or the suite's Postgres).
 describe("npm run sesame", { timeout: 300_000 }, () => {
-  it("manages tenants, API keys and signing keys end to end", () => {
-    const created = sesame(
+  it("manages tenants, API keys and signing keys end to end", async () => {
+    const created = await sesame(
       "tenant",
       "create",
       "--name",
@@ -50,7 +52,7 @@ describe("npm run sesame", { timeout: 300_000 }, () => {
     });
     const tenantId: string = output.tenant.id;
 
-    const listed = JSON.parse(sesame("tenant", "list", "--json").stdout);
+    const listed = JSON.parse((await sesame("tenant", "list", "--json")).stdout);
     expect(listed.tenants).toEqual(
       expect.arrayContaining([
         expect.objectContaining({
@@ -68,12 +70,12 @@ describe("npm run sesame", { timeout: 300_000 }, () => {
       ]),
     );
 
-    const updated = sesame("tenant", "update", tenantId, "--session-lifetime", "7200", "--json");
+    const updated = await sesame("tenant", "update", tenantId, "--session-lifetime", "7200", "--json");
     expect(updated.code, updated.stderr).toBe(0);
     expect(JSON.parse(updated.stdout).tenant.sessionLifetimeSeconds).toBe(7200);
 
     // WebAuthn policies merge field by field; a wrong value names the field and changes nothing.
-    const policy = sesame(
+    const policy = await sesame(
       "tenant",
       "update",
       tenantId,
@@ -94,7 +96,7 @@ describe("npm run sesame", { timeout: 300_000 }, () => {
       attachment: "platform",
     });
     expect(withPolicy.mfaPolicy).toMatchObject({ attestation: "none", attachment: "cross-platform" });
-    const badPolicy = sesame("tenant", "update", tenantId, "--attestation", "always");
+    const badPolicy = await sesame("tenant", "update", tenantId, "--attestation", "always");
     expect(badPolicy.code).toBe(1);
     expect(badPolicy.stderr).toContain("tenant.passkeyPolicy.attestation");
 
@@ -105,7 +107,7 @@ describe("npm run sesame", { timeout: 300_000 }, () => {
     }).root.pem;
     const rootFile = path.join(dataDir, "root.pem");
     fs.writeFileSync(rootFile, rootPem);
-    const uaf = sesame(
+    const uaf = await sesame(
       "tenant",
       "update",
       tenantId,
@@ -130,7 +132,7 @@ describe("npm run sesame", { timeout: 300_000 }, () => {
       acceptedAaids: ["FFFF#5E5A"],
       allowTestAuthenticators: true,
     });
-    const merged = sesame(
+    const merged = await sesame(
       "tenant",
       "update",
       tenantId,
@@ -147,12 +149,12 @@ describe("npm run sesame", { timeout: 300_000 }, () => {
       acceptedAaids: [],
       allowTestAuthenticators: true,
     });
-    const badUaf = sesame("tenant", "update", tenantId, "--uaf-app-id", "http://cli.test/facets");
+    const badUaf = await sesame("tenant", "update", tenantId, "--uaf-app-id", "http://cli.test/facets");
     expect(badUaf.code).toBe(1);
     expect(badUaf.stderr).toContain("tenant.uaf.appId");
 
     // Public API settings merge section by section; each --rate-limit sets one endpoint group.
-    const platform = sesame(
+    const platform = await sesame(
       "tenant",
       "update",
       tenantId,
@@ -199,7 +201,7 @@ describe("npm run sesame", { timeout: 300_000 }, () => {
       password: { points: 10, durationSeconds: 60 },
       session_validate: { points: 5, durationSeconds: 60 },
     });
-    const remerged = sesame(
+    const remerged = await sesame(
       "tenant",
       "update",
       tenantId,
@@ -217,15 +219,15 @@ describe("npm run sesame", { timeout: 300_000 }, () => {
     });
     expect(afterMerge.session.cookie).toMatchObject({ sameSite: "lax", domain: null });
     expect(afterMerge.apiVersion).toBe(3);
-    const badFormat = sesame("tenant", "update", tenantId, "--rate-limit", "passcode=ten/60");
+    const badFormat = await sesame("tenant", "update", tenantId, "--rate-limit", "passcode=ten/60");
     expect(badFormat.code).toBe(2);
     expect(badFormat.stderr).toContain("--rate-limit passcode=ten/60: expected <group>=<points>/<seconds>");
-    const badLimit = sesame("tenant", "update", tenantId, "--rate-limit", "passcode=0/60");
+    const badLimit = await sesame("tenant", "update", tenantId, "--rate-limit", "passcode=0/60");
     expect(badLimit.code).toBe(1);
     expect(badLimit.stderr).toContain("tenant.platform.rateLimits.passcode.points");
 
     // Hosted page branding (set at creation above) merges field by field; `none` clears the logo.
-    const rebranded = sesame(
+    const rebranded = await sesame(
       "tenant",
       "update",
       tenantId,
@@ -243,7 +245,7 @@ describe("npm run sesame", { timeout: 300_000 }, () => {
       textColor: "#111827",
       logoUrl: null,
     });
-    const badColour = sesame(
+    const badColour = await sesame(
       "tenant",
       "update",
       tenantId,
@@ -258,15 +260,15 @@ describe("npm run sesame", { timeout: 300_000 }, () => {
     );
     expect(badColour.stderr).toContain("tenant.branding.logoUrl: must be an https URL");
 
-    const refused = sesame("tenant", "update", tenantId, "--passcode-ttl", "900", "--name", "Renamed");
+    const refused = await sesame("tenant", "update", tenantId, "--passcode-ttl", "900", "--name", "Renamed");
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("tenant.passcodeTtlSeconds: must be at most 600 seconds");
-    const after = JSON.parse(sesame("tenant", "list", "--json").stdout).tenants.find(
+    const after = JSON.parse((await sesame("tenant", "list", "--json")).stdout).tenants.find(
       (t: { id: string }) => t.id === tenantId,
     );
     expect(after).toMatchObject({ name: "CLI Co", passcodeTtlSeconds: 300 });
 
-    const key = sesame(
+    const key = await sesame(
       "key",
       "create",
       "--tenant",
@@ -282,39 +284,47 @@ describe("npm run sesame", { timeout: 300_000 }, () => {
     expect(secret).toMatch(/^sesame_key_/);
     expect(info.scopes).toEqual(["admin", "passkey"]);
 
-    const revoked = sesame("key", "revoke", "--tenant", tenantId, info.id, "--json");
+    const revoked = await sesame("key", "revoke", "--tenant", tenantId, info.id, "--json");
     expect(revoked.code, revoked.stderr).toBe(0);
-    const keys = JSON.parse(sesame("key", "list", "--tenant", tenantId, "--json").stdout).keys;
+    const keys = JSON.parse((await sesame("key", "list", "--tenant", tenantId, "--json")).stdout).keys;
     expect(keys).toHaveLength(4);
     expect(keys.find((k: { id: string }) => k.id === info.id).revokedAt).not.toBeNull();
     expect(JSON.stringify(keys)).not.toContain(secret);
 
-    const rotated = sesame("signing-key", "rotate", "--tenant", tenantId, "--algorithm", "EdDSA", "--json");
+    const rotated = await sesame(
+      "signing-key",
+      "rotate",
+      "--tenant",
+      tenantId,
+      "--algorithm",
+      "EdDSA",
+      "--json",
+    );
     expect(rotated.code, rotated.stderr).toBe(0);
-    const jwks = JSON.parse(sesame("signing-key", "list", "--tenant", tenantId, "--json").stdout);
+    const jwks = JSON.parse((await sesame("signing-key", "list", "--tenant", tenantId, "--json")).stdout);
     expect(jwks.keys.map((k: { alg: string }) => k.alg)).toEqual(["EdDSA", "RS256"]);
   });
 
-  it("explains usage errors with exit code 2 and domain errors with exit code 1", () => {
-    const unknown = sesame("tenant", "explode");
+  it("explains usage errors with exit code 2 and domain errors with exit code 1", async () => {
+    const unknown = await sesame("tenant", "explode");
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("Usage: npm run sesame -- <command>");
 
-    const missing = sesame("tenant", "create");
+    const missing = await sesame("tenant", "create");
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("--name is required");
 
-    const badOption = sesame("key", "list", "--tenant", "x", "--bogus");
+    const badOption = await sesame("key", "list", "--tenant", "x", "--bogus");
     expect(badOption.code).toBe(2);
 
-    const notFound = sesame("key", "list", "--tenant", "00000000-0000-4000-8000-000000000000");
+    const notFound = await sesame("key", "list", "--tenant", "00000000-0000-4000-8000-000000000000");
     expect(notFound.code).toBe(1);
     expect(notFound.stderr).toContain("Tenant not found");
   });
 
-  it("creates, lists, recovers and removes console operators", () => {
+  it("creates, lists, recovers and removes console operators", async () => {
     const email = `op-${Date.now()}@cli.test`;
-    const created = sesame("operator", "create", "--email", email, "--role", "viewer", "--json");
+    const created = await sesame("operator", "create", "--email", email, "--role", "viewer", "--json");
     expect(created.code, created.stderr).toBe(0);
     const { operator, enrolment } = JSON.parse(created.stdout);
     expect(operator).toMatchObject({ email, role: "viewer", tenantIds: [] });
@@ -322,23 +332,35 @@ describe("npm run sesame", { timeout: 300_000 }, () => {
     expect(enrolment.url).toMatch(/^http:\/\/localhost:\d+\/console\/enroll#[A-Za-z0-9_-]{43}$/);
     expect(new Date(enrolment.expiresAt).getTime() - Date.now()).toBeGreaterThan(29 * 60_000);
 
-    const recovered = sesame("operator", "recover", "--email", email);
+    const recovered = await sesame("operator", "recover", "--email", email);
     expect(recovered.code, recovered.stderr).toBe(0);
     expect(recovered.stdout).toMatch(/\/console\/enroll#[A-Za-z0-9_-]{43}/);
     expect(recovered.stdout).not.toContain(enrolment.url);
 
-    const removed = sesame("operator", "remove", "--email", email);
+    const removed = await sesame("operator", "remove", "--email", email);
     expect(removed.code, removed.stderr).toBe(0);
-    const listed = JSON.parse(sesame("operator", "list", "--json").stdout);
+    const listed = JSON.parse((await sesame("operator", "list", "--json")).stdout);
     expect(listed.operators.map((o: { email: string }) => o.email)).not.toContain(email);
 
-    const badRole = sesame("operator", "create", "--email", "x@cli.test", "--role", "root");
+    const badRole = await sesame("operator", "create", "--email", "x@cli.test", "--role", "root");
     expect(badRole.code).toBe(2);
     expect(badRole.stderr).toContain("--role must be one of owner, admin, viewer");
   });
 
-  it("prints help", () => {
-    const help = sesame("--help");
+  it("runs as its own process: a tenant created by one command is listed by the next, exit codes kept", () => {
+    const created = sesameProcess("tenant", "create", "--name", "Process Co", "--json");
+    expect(created.code, created.stderr).toBe(0);
+    const tenantId: string = JSON.parse(created.stdout).tenant.id;
+    const listed = sesameProcess("tenant", "list", "--json");
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(JSON.parse(listed.stdout).tenants.map((t: { id: string }) => t.id)).toContain(tenantId);
+    const usage = sesameProcess("tenant", "explode");
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain("Usage: npm run sesame -- <command>");
+  });
+
+  it("prints help", async () => {
+    const help = await sesame("--help");
     expect(help.code).toBe(0);
     expect(help.stdout + help.stderr).toContain("tenant create --name <name>");
   });
