@@ -56,7 +56,8 @@ export const startThirdPartyAuth = defineContract({
   path: "/t/{tenantId}/thirdparty/auth",
   operationId: "startThirdPartyAuth",
   summary: "Start a sign-in with a third-party provider (provider in the query)",
-  deprecated: { successor: "/t/{tenantId}/thirdparty/{provider}" },
+  // The flows start third-party sign-ins with their `thirdparty_oauth` action (as Hanko's v2 API does).
+  deprecated: { successor: "/t/{tenantId}/login" },
   params: tenantParams,
   query: z.object({ provider: ProviderSlug, redirect_to: RedirectTo }),
   responses: {
