@@ -31,7 +31,11 @@ const providerError = (detail: string, cause?: unknown) =>
  * Apple's client secret is a JWT the client signs itself (ES256 with the Sign in with Apple key), valid
  * for a few minutes: minted for each token request, so nothing long-lived is kept but the sealed key.
  */
-async function appleClientSecret(row: ThirdPartyProviderRow, options: ProviderOptions, audience: string) {
+export async function appleClientSecret(
+  row: ThirdPartyProviderRow,
+  options: ProviderOptions,
+  audience: string,
+) {
   if (!options.privateKeySealed || !options.teamId || !options.keyId) {
     throw providerError("the Apple provider has no key");
   }
@@ -47,6 +51,14 @@ async function appleClientSecret(row: ThirdPartyProviderRow, options: ProviderOp
     .sign(key);
 }
 
+/**
+ * Microsoft's directory in the issuer: personal accounts (`consumers`) are the directory
+ * 9188040d-6c67-4c5b-b112-36a304b66dad, which is what their ID tokens name as issuer.
+ */
+function microsoftDirectory(directory: string | undefined): string {
+  return directory === "consumers" ? "9188040d-6c67-4c5b-b112-36a304b66dad" : (directory ?? "common");
+}
+
 const insecure = (...urls: (string | undefined)[]) => urls.some((url) => url?.startsWith("http:"));
 
 /** Builds the client for a provider row: OIDC kinds read the issuer's discovery document (SSRF-guarded). */
@@ -60,7 +72,7 @@ export async function providerClient(row: ThirdPartyProviderRow): Promise<Provid
   if (definition.protocol === "oidc") {
     const issuer = (options.issuer ?? definition.issuer ?? "").replace(
       "{directory}",
-      options.directory ?? "common",
+      microsoftDirectory(options.directory),
     );
     if (!issuer) throw providerError("the provider has no issuer");
     const secret =

@@ -21,6 +21,9 @@ export const SECRET_PURPOSE = "third-party-secret";
 export const APPLE_KEY_PURPOSE = "third-party-apple-key";
 export const sealContext = (tenantId: string, slug: string) => `${tenantId}/${slug}`;
 
+/** Microsoft's multi-tenant directories (their ID tokens name the user's own directory as issuer). */
+const MULTI_TENANT = new Set(["common", "organizations"]);
+
 /** Path segments of the public routes that a provider's slug cannot take. */
 const RESERVED_SLUGS = new Set(["callback", "auth"]);
 
@@ -120,6 +123,14 @@ async function checkKindRules(
     missing.push("clientSecret: is required");
   }
   if (options.directory && kind !== "microsoft") missing.push("options.directory: only for Microsoft");
+  if (kind === "microsoft" && !options.issuer && MULTI_TENANT.has(options.directory ?? "common")) {
+    // The multi-tenant endpoints issue ID tokens whose issuer names the user's own directory; the exact
+    // issuer check (openid-client) cannot accept them, so a directory must be named.
+    missing.push(
+      "options.directory: a Microsoft Entra tenant id (or `consumers`) is required; `common` and " +
+        "`organizations` issue ID tokens whose issuer cannot be checked",
+    );
+  }
   if (missing.length > 0) throw new ValidationFailed(missing);
 }
 

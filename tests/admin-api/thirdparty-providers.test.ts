@@ -291,3 +291,28 @@ describe("admin third-party providers", () => {
     expect(await rows(tenant.id)).toHaveLength(1);
   });
 });
+
+describe("admin third-party providers: Microsoft", () => {
+  it("needs a directory id (or consumers): the multi-tenant endpoints are refused", async () => {
+    const { tenant, keys } = await createTestTenant();
+    for (const options of [{}, { directory: "common" }, { directory: "organizations" }]) {
+      await expectError(
+        await create(tenant.id, keys.admin, {
+          kind: "microsoft",
+          client_id: "x",
+          client_secret: SECRET,
+          options,
+        }),
+        400,
+        /directory/,
+      );
+    }
+    const res = await create(tenant.id, keys.admin, {
+      kind: "microsoft",
+      client_id: "x",
+      client_secret: SECRET,
+      options: { directory: "72f988bf-86f1-41af-91ab-2d7cd011db47" },
+    });
+    expect(res.status, await res.clone().text()).toBe(201);
+  });
+});

@@ -502,3 +502,49 @@ async function emailOf(userId: string, tenant: Tenant): Promise<string | undefin
   void tenant;
   return row?.address;
 }
+
+describe("Apple and limits", () => {
+  it("Apple: form_post answer, so the binding cookie is SameSite=None; Secure", async () => {
+    const tenant = await createPublicTenant();
+    const { generateKeyPairSync } = await import("node:crypto");
+    const pem = generateKeyPairSync("ec", { namedCurve: "P-256" })
+      .privateKey.export({ type: "pkcs8", format: "pem" })
+      .toString();
+    await createProvider(
+      tenant.id,
+      {
+        kind: "apple",
+        clientId: peer.clientId,
+        applePrivateKey: pem,
+        options: { issuer: peer.issuer, teamId: "TEAM123456", keyId: "KEY1234567" },
+      },
+      TEST_CONTEXT,
+    );
+    const res = await startAt(tenant, "apple");
+    expect(res.status, await res.clone().text()).toBe(302);
+    expect(new URL(res.headers.get("location")!).searchParams.get("response_mode")).toBe("form_post");
+    expect(res.headers.getSetCookie().join("\n")).toMatch(/HttpOnly; Secure; SameSite=None/);
+  });
+
+  it("rate-limits the start (per IP, tenant's thirdparty group)", async () => {
+    const tenant = await createPublicTenant({
+      platform: { rateLimits: { thirdparty: { points: 2, durationSeconds: 60 } } },
+    });
+    await createProvider(
+      tenant.id,
+      {
+        kind: "oidc",
+        slug: "acme",
+        clientId: peer.clientId,
+        clientSecret: peer.clientSecret,
+        options: { issuer: peer.issuer },
+      },
+      TEST_CONTEXT,
+    );
+    expect((await startAt(tenant, "acme")).status).toBe(302);
+    expect((await startAt(tenant, "acme")).status).toBe(302);
+    const limited = await startAt(tenant, "acme");
+    await expectPublicError(limited, 429, undefined, ["location", "set-cookie"]);
+    expect(limited.headers.get("retry-after")).toBeTruthy();
+  });
+});
