@@ -19,7 +19,7 @@ export function isAllowedRedirect(tenant: Tenant, allowedUrls: string[], redirec
   if (!url.hostname || url.username || url.password) return false;
   if (tenant.origins.includes(url.origin)) return true;
   const own = new URL(getConfig().baseUrl);
-  if (url.origin === own.origin && url.pathname.startsWith(`/t/${tenant.id}/`)) return true;
+  if (url.origin === own.origin && url.pathname.startsWith(`/t/${tenant.id}/hosted/`)) return true;
   return allowedUrls.some((entry) => {
     const allowed = new URL(entry);
     if (allowed.origin !== url.origin) return false;

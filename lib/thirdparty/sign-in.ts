@@ -139,7 +139,8 @@ function errorQuery(error: unknown): Record<string, string> {
   if (!(error instanceof AppError) || error.code === "INTERNAL" || error.code === "DATABASE_UNAVAILABLE") {
     return { error: "server_error", error_description: "an internal error has occurred" };
   }
-  const description = [error.message, ...(error.details ?? [])].join(": ");
+  // The details name the failed check; the code's generic text only when there are none.
+  const description = error.details.length > 0 ? error.details.join("; ") : error.message;
   return { error: HANKO_ERRORS[error.code] ?? "invalid_request", error_description: description };
 }
 
