@@ -248,6 +248,9 @@ async function exchange(
     });
   }
   const info = await userInfoOf(client, tokens);
+  // Apple sends the user's name only once, beside the code on the first sign-in, never in the ID token.
+  const appleName = client.kind === "apple" ? nameFromAppleUser(params.get("user")) : undefined;
+  if (appleName && info.claims.name === undefined) info.claims.name = appleName;
   const tokensSealed = client.row.storeTokens
     ? seal(
         JSON.stringify({
@@ -270,6 +273,20 @@ async function exchange(
     claims: info.claims,
     tokensSealed,
   };
+}
+
+/** `{"name": {"firstName": …, "lastName": …}}` (Apple's `user` form field), as one name. */
+function nameFromAppleUser(value: string | null): string | undefined {
+  if (!value || value.length > 2000) return undefined;
+  try {
+    const name = (JSON.parse(value) as { name?: { firstName?: unknown; lastName?: unknown } }).name;
+    const parts = [name?.firstName, name?.lastName].filter(
+      (part): part is string => typeof part === "string" && part.trim() !== "",
+    );
+    return parts.length > 0 ? parts.join(" ").slice(0, 200) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A short, safe description of a library error (its message names the failed check). */
