@@ -89,7 +89,7 @@ function checkPeerUrl(name: string, value: string | undefined) {
   }
 }
 
-async function checkKindRules(
+function checkKindRules(
   kind: ProviderKind,
   options: z.output<typeof SettableOptions>,
   row: { clientSecret: boolean; appleKey: boolean },
@@ -166,7 +166,7 @@ export async function createProvider(
   const slug = body.slug ?? (kind === "oidc" || kind === "oauth2" ? undefined : kind);
   if (!slug) throw new ValidationFailed(["slug: is required for a custom provider"]);
   const options = body.options ?? {};
-  await checkKindRules(kind, options, {
+  checkKindRules(kind, options, {
     clientSecret: Boolean(body.clientSecret),
     appleKey: Boolean(body.applePrivateKey),
   });
@@ -221,7 +221,7 @@ export async function updateProvider(
       : body.clientSecret === null
         ? null
         : seal(body.clientSecret, SECRET_PURPOSE, sealContext(tenantId, slug));
-  await checkKindRules(kind, options, {
+  checkKindRules(kind, options, {
     clientSecret: Boolean(clientSecretSealed),
     appleKey: Boolean(appleKey),
   });
