@@ -5,6 +5,7 @@ import { keyCreate, keyList, keyRevoke } from "./commands/key";
 import { operatorCreate, operatorList, operatorRecover, operatorRemove } from "./commands/operator";
 import { signingKeyList, signingKeyRotate } from "./commands/signing-key";
 import { tenantCreate, tenantList, tenantUpdate } from "./commands/tenant";
+import { THIRD_PARTY_COMMANDS } from "./commands/thirdparty";
 import type { Command } from "./commands/command";
 import { UsageError } from "./output";
 
@@ -21,6 +22,7 @@ const COMMANDS: Command[] = [
   operatorList,
   operatorRemove,
   operatorRecover,
+  ...THIRD_PARTY_COMMANDS,
   ...UAF_CLIENT_COMMANDS,
 ];
 
