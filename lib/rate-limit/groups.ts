@@ -28,6 +28,9 @@ export const GROUP_DEFAULTS: Readonly<Record<string, GroupLimit>> = {
   // Admin POST /webhooks/{id}/test and /webhooks/{id}/deliveries/{id}/replay: each queues a delivery
   // (an outbound request), so an admin key cannot turn Sesame into a request cannon.
   webhook: { points: 30, durationSeconds: 60 },
+  // GET /thirdparty/{provider}, /thirdparty/auth and the callback: each start stores a state and asks the
+  // provider's discovery document; each callback calls the provider's token endpoint.
+  thirdparty: { points: 60, durationSeconds: 60 },
 };
 
 /** The tenant's limit for `group`, else the default; undefined when neither exists (not limited). */

@@ -3,6 +3,7 @@ import * as emails from "./emails";
 import * as passcodes from "./passcodes";
 import * as passwords from "./passwords";
 import * as sessions from "./sessions";
+import * as thirdParty from "./thirdparty";
 import * as token from "./token";
 import * as users from "./users";
 import * as webauthn from "./webauthn";
@@ -21,4 +22,5 @@ export const PUBLIC_CONTRACTS: Contract[] = [
   users,
   emails,
   passcodes,
+  thirdParty,
 ].flatMap((module) => Object.values(module).filter(isContract));
