@@ -77,7 +77,12 @@ export async function providerClient(row: ThirdPartyProviderRow): Promise<Provid
         undefined,
         {
           [oidc.customFetch]: guardedFetch,
-          execute: insecure(issuer) ? [oidc.allowInsecureRequests] : [],
+          // openid-client trusts TLS for an ID token from the token endpoint unless told otherwise: the
+          // signature is checked against the provider's JWKS as well (non-repudiation checks).
+          execute: [
+            oidc.enableNonRepudiationChecks,
+            ...(insecure(issuer) ? [oidc.allowInsecureRequests] : []),
+          ],
           timeout: 10,
         },
       );

@@ -11,6 +11,7 @@ export {
   deleteProvider,
   getProvider,
   listProviders,
+  updateProvider,
 } from "./providers";
 export { callbackUrl } from "./client";
 export {

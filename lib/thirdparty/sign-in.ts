@@ -112,11 +112,17 @@ export async function startThirdPartySignIn(
     await recordAuditEvent(tenant.id, {
       ...context,
       type: "thirdparty.signin.failed",
-      details: { provider: input.provider, step: "start", ...failureDetails(error) },
+      details: { provider: input.provider, step: "start", ...failed(error) },
     });
     throw error;
   }
 }
+
+/** The audit details of a failure: its platform status and reason, and the domain code. */
+const failed = (error: unknown) => ({
+  ...failureDetails(error),
+  code: error instanceof AppError ? error.code : "INTERNAL",
+});
 
 /** Hanko's `error` query values (backend thirdparty/error.go) for our codes. */
 const HANKO_ERRORS: Partial<Record<string, string>> = {
@@ -166,7 +172,7 @@ export async function finishThirdPartySignIn(
     await recordAuditEvent(tenant.id, {
       ...context,
       type: "thirdparty.signin.failed",
-      details: { step: "callback", ...failureDetails(error) },
+      details: { step: "callback", ...failed(error) },
     });
     throw error;
   }
@@ -210,7 +216,7 @@ export async function finishThirdPartySignIn(
     await recordAuditEvent(tenant.id, {
       ...context,
       type: "thirdparty.signin.failed",
-      details: { provider: row.providerSlug, step: "callback", ...failureDetails(error) },
+      details: { provider: row.providerSlug, step: "callback", ...failed(error) },
     });
     return { location: withQuery(row.redirectTo, errorQuery(error)), ok: false };
   }

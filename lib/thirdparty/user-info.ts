@@ -115,6 +115,9 @@ export async function userInfoOf(
       email = text(verified.email);
       emailVerified = true;
     } else {
+      // No verified address: the primary one, unverified (never linked to an existing user).
+      const primaryAny = entries.find((entry) => entry.primary === true) ?? entries[0];
+      email = text(primaryAny?.email) ?? email;
       emailVerified = false;
     }
   }

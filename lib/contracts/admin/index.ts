@@ -7,6 +7,7 @@ import * as passwords from "./passwords";
 import * as sessions from "./sessions";
 import * as status from "./status";
 import * as users from "./users";
+import * as thirdParty from "./thirdparty";
 import * as webhooks from "./webhooks";
 import * as metadata from "./metadata";
 
@@ -19,6 +20,7 @@ export * from "./passwords";
 export * from "./sessions";
 export * from "./status";
 export * from "./users";
+export * from "./thirdparty";
 export * from "./webhooks";
 export * from "./metadata";
 
@@ -40,4 +42,5 @@ export const ADMIN_CONTRACTS: Contract[] = [
   users,
   metadata,
   webhooks,
+  thirdParty,
 ].flatMap((module) => Object.values(module).filter(isContract));

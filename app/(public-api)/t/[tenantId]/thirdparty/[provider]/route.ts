@@ -9,7 +9,8 @@ export const GET = route(startThirdParty, async ({ req, tenant, params, query, a
   const start = await startThirdPartySignIn(
     tenant,
     {
-      provider: params.provider,
+      // Hanko's SDK may send a display name ("Google"): names are matched lower-cased.
+      provider: params.provider.toLowerCase(),
       redirectTo: query.redirect_to,
       browser: requestCookie(req, BROWSER_COOKIE),
       origin: "api",

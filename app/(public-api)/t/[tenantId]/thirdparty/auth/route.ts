@@ -9,7 +9,8 @@ export const GET = route(startThirdPartyAuth, async ({ req, tenant, query, audit
   const start = await startThirdPartySignIn(
     tenant,
     {
-      provider: query.provider,
+      // Hanko's SDK may send a display name ("Google"): names are matched lower-cased.
+      provider: query.provider.toLowerCase(),
       redirectTo: query.redirect_to,
       browser: requestCookie(req, BROWSER_COOKIE),
       origin: "api",
