@@ -35,6 +35,8 @@ export interface FlowCookie {
   value: string;
   maxAgeSeconds: number;
   path: string;
+  /** Lax unless said otherwise (`none`: a provider that posts back cross-site, such as Apple). */
+  sameSite?: "lax" | "none";
 }
 
 /** Where a step leads: another state, back to the previous one, or the current state again (re-entered). */

@@ -16,12 +16,15 @@ export function presentFlowError(error: AppError): Response {
 }
 
 /**
- * A cookie an action set (the third-party `state` cookie): HttpOnly and SameSite=Lax, so the provider's
- * top-level redirect back to the callback carries it and no cross-site request does; Secure on https.
+ * A cookie an action set (the third-party `state` cookie): HttpOnly and SameSite=Lax unless it says
+ * `none`, so the provider's top-level redirect back to the callback carries it; Secure on https (and
+ * always with SameSite=None, which browsers require).
  */
 function flowCookieHeader(cookie: FlowCookie): string {
-  const secure = getConfig().baseUrl.startsWith("https:") ? "; Secure" : "";
-  return `${cookie.name}=${cookie.value}; Path=${cookie.path}; Max-Age=${cookie.maxAgeSeconds}; HttpOnly; SameSite=Lax${secure}`;
+  const none = cookie.sameSite === "none";
+  const secure = none || getConfig().baseUrl.startsWith("https:") ? "; Secure" : "";
+  const sameSite = none ? "None" : "Lax";
+  return `${cookie.name}=${cookie.value}; Path=${cookie.path}; Max-Age=${cookie.maxAgeSeconds}; HttpOnly; SameSite=${sameSite}${secure}`;
 }
 
 /** A flow's answer: its body with the status it names, plus the session it starts or ends. */
