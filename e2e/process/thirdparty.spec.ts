@@ -35,7 +35,7 @@ test.beforeAll(async () => {
       options: { issuer: peer.issuer },
     }),
   });
-  expect(res.status, await res.text()).toBe(200);
+  expect(res.status, await res.text()).toBe(201);
 });
 
 test.afterAll(async () => {
@@ -91,7 +91,7 @@ test("<hanko-auth> 2.7.0 signs up and signs in with the provider", async ({ brow
       const page = await freshPage(browser);
       await page.goto(pageUrl);
       const auth = page.locator("hanko-auth");
-      const button = auth.getByRole("button", { name: "Sign in with Google" });
+      const button = auth.getByRole("button", { name: "Continue with Google" });
       await expect(button).toBeVisible();
       await throughProvider(page, button, pageUrl);
       // The element kept its `thirdparty` state and exchanges the token in it.
