@@ -4,7 +4,7 @@ import { expect, test, type Browser, type Locator, type Page } from "@playwright
 import type { RecordedHankoEvent } from "@/app/(examples)/examples/hanko-elements/hanko-elements-demo";
 import type { RecordedSesameEvent } from "@/app/(examples)/examples/sesame-elements/sesame-elements-demo";
 import { startOidcPeer, type OidcPeer } from "@/tests/helpers/oidc-peer";
-import { sessionOf, startJourneyServer, type JourneyServer } from "./browser-journey";
+import { expectAccessible, sessionOf, startJourneyServer, type JourneyServer } from "./browser-journey";
 
 /**
  * Third-party sign-in in Chromium: panva's oidc-provider in this process stands in for Google (the
@@ -123,6 +123,7 @@ test("<sesame-auth> signs up and signs in with the provider; <sesame-profile> co
       const auth = page.locator("sesame-auth");
       const button = auth.getByRole("button", { name: "Sign in with Google" });
       await expect(button).toBeVisible();
+      if (round === 0) await expectAccessible(page, "login_init with a provider", "sesame-auth");
       await throughProvider(page, button, pageUrl);
       await expect.poll(async () => (await sesameEvents(page, "sesame-auth-success")).length).toBe(1);
       const [success] = await sesameEvents(page, "sesame-auth-success");
@@ -150,6 +151,7 @@ test("<sesame-auth> signs up and signs in with the provider; <sesame-profile> co
       peer.refuseWith = undefined;
     }
     await expect(auth.getByRole("alert")).toContainText("cancelled or refused");
+    await expectAccessible(page, "login_init with the provider's error", "sesame-auth");
     await expect(auth.getByRole("heading", { name: "Sign in" })).toBeVisible();
     expect((await validateSession(page)).is_valid).toBe(false);
     await page.context().close();
@@ -172,6 +174,7 @@ test("<sesame-auth> signs up and signs in with the provider; <sesame-profile> co
     const profile = page.locator("sesame-profile");
     const section = profile.getByRole("region", { name: "Connected accounts" });
     await expect(section.getByText("Google")).toBeVisible();
+    await expectAccessible(page, "profile with a connected account", "sesame-profile");
     // Google is connected: nothing left to connect; remove it (the address still signs in with a code).
     await expect(section.getByRole("button", { name: "Connect Google" })).toHaveCount(0);
     await section.getByRole("button", { name: "Disconnect: Google" }).click();
