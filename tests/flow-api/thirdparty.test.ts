@@ -20,7 +20,7 @@ import {
   sessionCookieOf,
   startFlow,
 } from "../helpers/flows";
-import { CAPABILITIES, loginInit } from "../helpers/login";
+import { CAPABILITIES, actNotOffered, loginInit } from "../helpers/login";
 import { followPeer, startOidcPeer, type OidcPeer } from "../helpers/oidc-peer";
 import { TEST_CONTEXT, createPublicTenant, sessionFor, validateSessionCookie } from "../helpers/public-api";
 import { REDIRECT_TO, browserCookie, callBack } from "../helpers/thirdparty";
@@ -112,10 +112,35 @@ async function throughPeer(
 }
 
 describe("thirdparty_oauth in the login and registration flows", () => {
-  it("is not offered when the tenant has no enabled provider", async () => {
+  it("is not offered, and refused when posted anyway, when the tenant has no enabled provider", async () => {
     const tenant = await createPublicTenant();
-    expect((await loginInit(tenant)).actions.thirdparty_oauth).toBeUndefined();
+    const init = await loginInit(tenant);
+    expect(init.actions.thirdparty_oauth).toBeUndefined();
     expect((await registrationInit(tenant)).actions.thirdparty_oauth).toBeUndefined();
+    const before = await flowRow(tenant, flowIdOf(init));
+    const posted = await actNotOffered(tenant, init, "thirdparty_oauth", {
+      provider: "acme",
+      redirect_to: REDIRECT_TO,
+    });
+    expectFlowError(posted, "operation_not_permitted_error", 403);
+    expect(posted.res.headers.getSetCookie()).toEqual([]);
+    expect(await flowRow(tenant, flowIdOf(init))).toEqual(before);
+    expect(await stateRows(tenant)).toEqual([]);
+  });
+
+  it("refuses a redirect_to longer than 2048 characters and a provider that is not a string", async () => {
+    const tenant = await tenantWithPeer();
+    const init = await loginInit(tenant);
+    const long = await act(tenant, init, "thirdparty_oauth", {
+      provider: "acme",
+      redirect_to: `${REDIRECT_TO}?${"a".repeat(2048)}`,
+    });
+    let body = expectFlowError(long, "form_data_invalid_error", 400, "login_init");
+    expect(body.actions.thirdparty_oauth!.inputs.redirect_to!.error?.code).toBe("value_too_long_error");
+    const typed = await act(tenant, body, "thirdparty_oauth", { provider: 7, redirect_to: REDIRECT_TO });
+    body = expectFlowError(typed, "form_data_invalid_error", 400, "login_init");
+    expect(body.actions.thirdparty_oauth!.inputs.provider!.error?.code).toBe("value_invalid_error");
+    expect(await stateRows(tenant)).toEqual([]);
   });
 
   it("offers the providers, goes to thirdparty and comes back with a token for a session (login)", async () => {
