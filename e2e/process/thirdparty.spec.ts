@@ -10,8 +10,8 @@ import { expectAccessible, sessionOf, startJourneyServer, type JourneyServer } f
  * Third-party sign-in in Chromium: panva's oidc-provider in this process stands in for Google (the
  * tenant's `google` provider with an issuer override). Unmodified `<hanko-auth>` 2.7.0 and Sesame's
  * `<sesame-auth>` each sign up (first sign-in) and sign in again (a new browser) through the provider
- * button; the session events fire and `/sessions/validate` accepts the session. `<sesame-profile>`
- * connects and disconnects the provider.
+ * button; the session events fire and `/sessions/validate` accepts the session. `<hanko-profile>` and
+ * `<sesame-profile>` disconnect and connect the provider.
  */
 
 let journey: JourneyServer;
@@ -80,7 +80,9 @@ async function throughProvider(page: Page, button: Locator, pageUrl: string): Pr
   await back;
 }
 
-test("<hanko-auth> 2.7.0 signs up and signs in with the provider", async ({ browser }) => {
+test("<hanko-auth> 2.7.0 signs up and signs in with the provider; <hanko-profile> disconnects and connects it", async ({
+  browser,
+}) => {
   test.setTimeout(90_000);
   const pageUrl = `${journey.base}/examples/hanko-elements`;
   peer.account = account("hanko");
@@ -106,6 +108,40 @@ test("<hanko-auth> 2.7.0 signs up and signs in with the provider", async ({ brow
       await page.context().close();
     });
   }
+  await test.step("<hanko-profile>: disconnect the provider, then connect it again", async () => {
+    const page = await freshPage(browser);
+    await page.goto(pageUrl);
+    await throughProvider(
+      page,
+      page.locator("hanko-auth").getByRole("button", { name: "Continue with Google" }),
+      pageUrl,
+    );
+    await expect.poll(() => hankoEvents(page, "hanko-session-created"), { timeout: 15_000 }).toBe(1);
+
+    const profileUrl = `${pageUrl}?view=profile`;
+    await page.goto(profileUrl);
+    const profile = page.locator("hanko-profile");
+    await expect(profile.getByRole("heading", { name: "Connected accounts" })).toBeVisible();
+    // One accordion entry per identity, named by the provider; it opens "Delete connection".
+    const entries = profile.locator("label[for^='connected-accounts-']");
+    await expect(entries).toHaveCount(1);
+    await expect(entries.first()).toHaveText("Google");
+    await entries.first().click();
+    await expect(profile.getByRole("heading", { name: "Delete connection" })).toBeVisible();
+    await profile.getByRole("button", { name: "Delete", exact: true }).click();
+    const yes = profile.getByRole("button", { name: "yes" });
+    if (await yes.isVisible().catch(() => false)) await yes.click();
+    await expect(entries).toHaveCount(0);
+
+    // "Connect account" lists the providers not connected; the element keeps its state for the way back.
+    await profile.locator("label[for^='connect-account-dropdown']").click();
+    await throughProvider(page, profile.getByRole("button", { name: "Google" }), profileUrl);
+    await expect(entries).toHaveCount(1);
+    const session = await validateSession(page);
+    expect(session.is_valid).toBe(true);
+    expect(session.claims?.subject).toBe(userId);
+    await page.context().close();
+  });
 });
 
 test("<sesame-auth> signs up and signs in with the provider; <sesame-profile> connects and disconnects it", async ({
