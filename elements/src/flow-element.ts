@@ -360,7 +360,7 @@ export abstract class SesameFlowElement extends LitElement {
     const t = this.t;
     const state = this.state;
     const name = state?.name ?? "loading";
-    const error = this.localError ?? state?.error ?? undefined;
+    const error = this.localError ?? (state && hiddenInputError(state)) ?? state?.error ?? undefined;
     return html`<section
       part="container"
       class="sesame-container"
@@ -609,6 +609,20 @@ function takeProviderReturn(api: string): ProviderReturn | undefined {
     saved = undefined;
   }
   return { token, error, errorDescription: params.get("error_description") || undefined, saved };
+}
+
+/**
+ * The error of an input the page does not show (a provider button's `redirect_to`): its own message says
+ * more than "check your input" about a field nobody can see.
+ */
+function hiddenInputError(state: FlowState): LocalError | undefined {
+  if (state.error?.code !== "form_data_invalid_error") return undefined;
+  for (const action of Object.values(state.actions ?? {})) {
+    for (const input of Object.values(action.inputs ?? {})) {
+      if (input.hidden && input.error) return { code: "hidden_input_error", message: input.error.message };
+    }
+  }
+  return undefined;
 }
 
 function visibleInputs(action: FlowAction): FlowInput[] {
