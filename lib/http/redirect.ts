@@ -32,11 +32,17 @@ export function redirect(location: string, cookies: RedirectCookie[] = []): Resp
   return new Response(null, { status: 302, headers });
 }
 
-/** A cookie's value from the request's Cookie header. */
+/**
+ * A cookie's value from the request's Cookie header. A name sent twice answers undefined: a second cookie
+ * of the same name is what a sibling subdomain planting its own value (cookie tossing) looks like.
+ */
 export function requestCookie(req: Request, name: string): string | undefined {
+  let found: string | undefined;
   for (const part of (req.headers.get("cookie") ?? "").split(";")) {
     const [key, ...rest] = part.trim().split("=");
-    if (key === name) return rest.join("=");
+    if (key !== name) continue;
+    if (found !== undefined) return undefined;
+    found = rest.join("=");
   }
-  return undefined;
+  return found;
 }

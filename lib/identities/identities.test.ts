@@ -165,3 +165,29 @@ describe("linkIdentity and removeIdentity", () => {
     );
   });
 });
+
+describe("pre-account hijacking", () => {
+  it("creates no user on an unverified provider address while the tenant requires verification", async () => {
+    const { tenant } = await createTestTenant();
+    const unverified = asserted({ emailVerified: false });
+    expect(await codeOf(signInWithIdentity(tenant, unverified, { allowLinking: true }, context))).toBe(
+      "THIRD_PARTY_EMAIL_UNVERIFIED",
+    );
+    expect(await findEmailByAddress(tenant.id, unverified.email!)).toBeUndefined();
+    expect(await findIdentity(tenant.id, unverified)).toBeUndefined();
+
+    const relaxed = await updateTenant(tenant.id, { platform: { emails: { requireVerification: false } } });
+    const created = await signInWithIdentity(relaxed, unverified, { allowLinking: true }, context);
+    expect(created.outcome).toBe("signed_up");
+    expect((await findEmailByAddress(tenant.id, unverified.email!))?.verified).toBe(false);
+  });
+
+  it("never links a verified provider address onto a user who has not verified it", async () => {
+    const { tenant } = await createTestTenant();
+    const address = `${randomUUID()}@example.com`;
+    const squatter = await userWithAddress(tenant, address, false);
+    const result = signInWithIdentity(tenant, asserted({ email: address }), { allowLinking: true }, context);
+    expect(await codeOf(result)).toBe("THIRD_PARTY_LINKING_DISABLED");
+    expect(await listIdentities(tenant.id, squatter.id)).toEqual([]);
+  });
+});

@@ -5,7 +5,12 @@ import { AppError } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
 import { lockUser } from "@/lib/users";
 import { emitWebhookEvent, userEventData } from "@/lib/webhooks";
-import { deleteIdentityRow, selectUserIdentities } from "./store";
+import {
+  deleteIdentityRow,
+  deleteProviderIdentityRows,
+  selectUserIdentities,
+  type IdentityKind,
+} from "./store";
 
 /** The user's identities at third-party and SAML providers, oldest first. */
 export async function listIdentities(tenantId: string, userId: string): Promise<IdentityRow[]> {
@@ -34,4 +39,25 @@ export async function removeIdentity(
     await emitWebhookEvent(tenant.id, "user.update", () => userEventData(tenant.id, userId));
     return row;
   });
+}
+
+/**
+ * Removes every identity of a provider whose configuration was deleted (lib/thirdparty, lib/saml call it in
+ * the deletion's transaction). Records `identity.provider_removed` with the count when there were any.
+ */
+export async function removeProviderIdentities(
+  tenantId: string,
+  kind: IdentityKind,
+  providerId: string,
+  context: AuditContext = {},
+): Promise<number> {
+  const count = await deleteProviderIdentityRows(tenantId, kind, providerId);
+  if (count > 0) {
+    await recordAuditEvent(tenantId, {
+      ...context,
+      type: "identity.provider_removed",
+      details: { kind, provider: providerId, identities: count },
+    });
+  }
+  return count;
 }

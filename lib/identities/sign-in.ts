@@ -50,8 +50,10 @@ function refusal(
  * 1. a known identity (provider + subject) signs its user in; its email and claims are refreshed;
  * 2. else an existing user with the asserted address is linked, only when the provider verified the
  *    address and the policy allows linking (THIRD_PARTY_EMAIL_UNVERIFIED, THIRD_PARTY_LINKING_DISABLED);
+ *    and the existing user verified it too (never onto an unproven address);
  * 3. else a new user is created with the address (verified as the provider says), when sign-ups are
- *    allowed (SIGN_UP_DISABLED). Without an address: THIRD_PARTY_EMAIL_MISSING.
+ *    allowed (SIGN_UP_DISABLED) and, with verification required, only on a verified address
+ *    (THIRD_PARTY_EMAIL_UNVERIFIED). Without an address: THIRD_PARTY_EMAIL_MISSING.
  * Another user's mere claim on the address (an unfinished sign-up) is not an account: a verified
  * address takes it over. Records `identity.linked` or `identity.created` (with `user.create` webhook).
  */
@@ -84,6 +86,13 @@ export async function signInWithIdentity(
     if (owned) {
       if (!asserted.emailVerified) throw refusal("THIRD_PARTY_EMAIL_UNVERIFIED");
       if (!policy.allowLinking) throw refusal("THIRD_PARTY_LINKING_DISABLED");
+      // An address nobody proved is no proof of whose account it is: whoever created that user may have
+      // typed someone else's address (pre-account hijacking). Never link onto it.
+      if (!owned.verified) {
+        throw new AppError("THIRD_PARTY_LINKING_DISABLED", undefined, {
+          details: ["the account with this address has not verified it"],
+        });
+      }
       if (!(await lockUser(tenant.id, owned.userId))) throw new AppError("USER_NOT_FOUND", "user not found");
       const user = (await findUser(tenant.id, owned.userId))!;
       const identity = await insertIdentity(tenant.id, { ...key, ...values, userId: user.id });
@@ -99,6 +108,11 @@ export async function signInWithIdentity(
     }
     if (!(policy.allowSignup ?? tenant.platform.account.allowSignup)) {
       throw new AppError("SIGN_UP_DISABLED", undefined, { details: ["sign-up is disabled for this tenant"] });
+    }
+    // With verification required, a user is never created on an address nobody proved: it would be the
+    // new user's primary address and so block (or later be linked to) the address's real owner.
+    if (!asserted.emailVerified && tenant.platform.emails.requireVerification) {
+      throw refusal("THIRD_PARTY_EMAIL_UNVERIFIED");
     }
     const user = await insertUser(tenant.id);
     await addEmail(tenant, user.id, {

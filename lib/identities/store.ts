@@ -90,3 +90,23 @@ export async function deleteIdentityRow(
     .returning();
   return row;
 }
+
+/** Deletes every identity of one provider (its configuration is gone); answers how many. */
+export async function deleteProviderIdentityRows(
+  tenantId: string,
+  kind: IdentityKind,
+  providerId: string,
+): Promise<number> {
+  const db = await executor();
+  const rows = await db
+    .delete(identities)
+    .where(
+      and(
+        eq(identities.tenantId, tenantId),
+        eq(identities.kind, kind),
+        eq(identities.providerId, providerId),
+      ),
+    )
+    .returning({ id: identities.id });
+  return rows.length;
+}

@@ -2,8 +2,10 @@ import { importPKCS8 } from "jose";
 import { z } from "zod";
 import { recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { seal } from "@/lib/crypto";
+import { transaction } from "@/lib/db";
 import type { ThirdPartyProviderRow } from "@/lib/db/schema";
 import { AppError, ValidationFailed } from "@/lib/errors";
+import { removeProviderIdentities } from "@/lib/identities";
 import { checkCallbackUrl, CallbackRefused } from "@/lib/webhooks/ssrf";
 import { allowPrivatePeers } from "./fetch";
 import { KINDS, PROVIDER_KINDS, ProviderOptions, type ProviderKind } from "./kinds";
@@ -163,8 +165,16 @@ export async function createProvider(
 ): Promise<ThirdPartyProviderRow> {
   const body = parse(CreateProviderInput, input);
   const kind = body.kind;
-  const slug = body.slug ?? (kind === "oidc" || kind === "oauth2" ? undefined : kind);
+  const custom = kind === "oidc" || kind === "oauth2";
+  const slug = body.slug ?? (custom ? undefined : kind);
   if (!slug) throw new ValidationFailed(["slug: is required for a custom provider"]);
+  // Identities are keyed by slug and subject, so a slug must always mean the same provider: a built-in is
+  // named by its kind, and a custom provider can never take a built-in's name (a custom issuer choosing
+  // `sub` values under the slug `google` would sign in Google users' accounts).
+  if (!custom && slug !== kind) throw new ValidationFailed([`slug: a ${kind} provider is named ${kind}`]);
+  if (custom && (PROVIDER_KINDS as readonly string[]).includes(slug)) {
+    throw new ValidationFailed([`slug: ${slug} is the name of a built-in provider`]);
+  }
   const options = body.options ?? {};
   checkKindRules(kind, options, {
     clientSecret: Boolean(body.clientSecret),
@@ -251,7 +261,15 @@ export async function deleteProvider(
   slug: string,
   context: AuditContext,
 ): Promise<ThirdPartyProviderRow> {
-  const row = await deleteProviderRow(tenantId, slug);
+  const row = await transaction(async () => {
+    const deleted = await deleteProviderRow(tenantId, slug);
+    // A custom provider's subjects mean nothing without its issuer: a later provider of the same name
+    // must not sign in these users. A built-in's subjects stay the same provider's, so they are kept.
+    if (deleted && (deleted.kind === "oidc" || deleted.kind === "oauth2")) {
+      await removeProviderIdentities(tenantId, "oauth", slug, context);
+    }
+    return deleted;
+  });
   if (!row) throw new AppError("THIRD_PARTY_PROVIDER_NOT_FOUND");
   await recordAuditEvent(tenantId, {
     ...context,

@@ -139,8 +139,16 @@ function errorQuery(error: unknown): Record<string, string> {
   if (!(error instanceof AppError) || error.code === "INTERNAL" || error.code === "DATABASE_UNAVAILABLE") {
     return { error: "server_error", error_description: "an internal error has occurred" };
   }
-  // The details name the failed check; the code's generic text only when there are none.
-  const description = error.details.length > 0 ? error.details.join("; ") : error.message;
+  // The details name the failed check; the code's generic text only when there are none. A provider
+  // failure tells the browser only the provider's own OAuth error code: the rest (addresses the SSRF guard
+  // refused, network and TLS errors, the library's check) is for the audit log, not for any stranger.
+  const details = error.details.join("; ");
+  const description =
+    error.code !== "THIRD_PARTY_PROVIDER_ERROR"
+      ? details || error.message
+      : /^[a-z_]+: /.test(details)
+        ? details
+        : "the provider's answer could not be used";
   return { error: HANKO_ERRORS[error.code] ?? "invalid_request", error_description: description };
 }
 

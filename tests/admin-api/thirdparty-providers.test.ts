@@ -6,6 +6,7 @@ import * as item from "@/app/(admin-api)/t/[tenantId]/admin/thirdparty/providers
 import * as config from "@/app/(public-api)/t/[tenantId]/.well-known/config/route";
 import { executor } from "@/lib/db";
 import { thirdPartyProviders } from "@/lib/db/schema";
+import { listIdentities, signInWithIdentity } from "@/lib/identities";
 import { configureWebhooks } from "@/lib/webhooks";
 import { adminCall } from "@/tests/helpers/admin-api";
 import { call } from "@/tests/helpers/http";
@@ -175,6 +176,23 @@ describe("admin third-party providers", () => {
       key_id: "KEY1234567",
       has_apple_private_key: true,
     });
+
+    // Deleting a custom provider deletes its identities: a later provider named `hub` (another issuer)
+    // must not sign these users in. A built-in's identities stay (its subjects are the same provider's).
+    const account = (providerId: string) => ({
+      kind: "oauth" as const,
+      providerId,
+      subject: "42",
+      email: `${providerId}.${Date.now()}@example.com`,
+      emailVerified: true,
+      claims: {},
+    });
+    const hubUser = await signInWithIdentity(tenant, account("hub"), { allowLinking: false }, {});
+    const appleUser = await signInWithIdentity(tenant, account("apple"), { allowLinking: false }, {});
+    expect((await remove(tenant.id, keys.admin, "hub")).status).toBe(204);
+    expect((await remove(tenant.id, keys.admin, "apple")).status).toBe(204);
+    expect(await listIdentities(tenant.id, hubUser.user.id)).toEqual([]);
+    expect(await listIdentities(tenant.id, appleUser.user.id)).toHaveLength(1);
   });
 
   it("answers bad input in the platform shape and changes nothing", async () => {
@@ -185,6 +203,21 @@ describe("admin third-party providers", () => {
       [{ kind: "google", client_id: "x" }, /clientSecret/],
       [{ kind: "oidc", client_id: "x", client_secret: SECRET }, /slug/],
       [{ kind: "oidc", slug: "acme", client_id: "x", client_secret: SECRET }, /issuer/],
+      // A slug always means one provider: built-ins are named by their kind, custom ones never take that name.
+      [
+        { kind: "google", slug: "work", client_id: "x", client_secret: SECRET },
+        /a google provider is named google/,
+      ],
+      [
+        {
+          kind: "oidc",
+          slug: "google",
+          client_id: "x",
+          client_secret: SECRET,
+          options: { issuer: "https://a.example" },
+        },
+        /name of a built-in provider/,
+      ],
       [
         {
           kind: "oidc",
