@@ -2,6 +2,7 @@ import type { Contract } from "@/lib/http/contract";
 import * as emails from "./emails";
 import * as passcodes from "./passcodes";
 import * as passwords from "./passwords";
+import * as saml from "./saml";
 import * as sessions from "./sessions";
 import * as token from "./token";
 import * as users from "./users";
@@ -21,4 +22,5 @@ export const PUBLIC_CONTRACTS: Contract[] = [
   users,
   emails,
   passcodes,
+  saml,
 ].flatMap((module) => Object.values(module).filter(isContract));
