@@ -246,7 +246,7 @@ async function verifyAndSignIn(
     assertionId: verified.assertionId,
     expiresAt: verified.expiresAt,
   });
-  if (!fresh) throw new AppError("SAML_ASSERTION_REPLAYED");
+  if (!fresh) throw new AppError("SAML_ASSERTION_REPLAYED", "this assertion was used already (replay)");
   if (!profile.nameID) throw invalid("the assertion has no NameID");
   const mapped = mapAttributes(profile, idp.attributeMapping as AttributeMapping);
   const domain = mapped.email?.split("@")[1];
