@@ -188,7 +188,9 @@ export async function updateSamlProvider(
   if (body.metadata_url !== undefined || body.metadata_xml !== undefined || body.refresh_metadata) {
     const url = body.metadata_xml !== undefined ? undefined : (body.metadata_url ?? current.metadataUrl);
     const xml = body.metadata_xml ?? current.metadataXml ?? undefined;
-    if (!url && !xml) throw new ValidationFailed(["body: the provider has no metadata URL to refresh"]);
+    if (!url && body.metadata_xml === undefined) {
+      throw new ValidationFailed(["body.refresh_metadata: the provider has no metadata URL to fetch"]);
+    }
     Object.assign(values, await loadMetadata(url ? { url } : { xml }), {
       metadataUrl: url ?? null,
       metadataXml: url ? null : xml,

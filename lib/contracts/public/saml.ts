@@ -125,7 +125,6 @@ export const samlProvider = defineContract({
   query: z.object({ domain: z.string().trim().toLowerCase().min(1, "is required").max(253) }),
   responses: {
     "200": jsonResponse("The identity provider", SamlProviderConfig),
-    "404": { description: "No enabled identity provider serves the domain" },
-    ...platformErrors(400, 500),
+    ...platformErrors(400, 404, 500),
   },
 });
