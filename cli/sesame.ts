@@ -8,6 +8,7 @@ import { parseArgs } from "node:util";
 import { UAF_CLIENT_COMMANDS } from "./commands/uaf-client/commands";
 import { keyCreate, keyList, keyRevoke } from "./commands/key";
 import { operatorCreate, operatorList, operatorRecover, operatorRemove } from "./commands/operator";
+import { samlAdd, samlList, samlRemove, samlUpdate } from "./commands/saml";
 import { signingKeyList, signingKeyRotate } from "./commands/signing-key";
 import { tenantCreate, tenantList, tenantUpdate } from "./commands/tenant";
 import type { Command } from "./commands/command";
@@ -29,6 +30,10 @@ const COMMANDS: Command[] = [
   operatorList,
   operatorRemove,
   operatorRecover,
+  samlList,
+  samlAdd,
+  samlUpdate,
+  samlRemove,
   ...UAF_CLIENT_COMMANDS,
 ];
 
