@@ -286,6 +286,9 @@ declare const en: {
   readonly "action.otp_secret_delete": "Remove the authenticator app";
   readonly "action.session_delete": "Revoke";
   readonly "action.account_delete": "Delete account";
+  readonly "action.thirdparty_oauth": "Sign in with {provider}";
+  readonly "action.connect_thirdparty_oauth_provider": "Connect {provider}";
+  readonly "action.disconnect_thirdparty_oauth_provider": "Disconnect";
   readonly "input.email": "Email";
   readonly "input.identifier": "Email or username";
   readonly "input.username": "Username";
@@ -330,6 +333,9 @@ declare const en: {
   readonly "text.busy": "Working …";
   readonly "text.required": "required";
   readonly "text.notSignedIn": "You are not signed in.";
+  readonly "text.connectedAccounts": "Connected accounts";
+  readonly "text.redirecting": "You are being taken to the sign-in page of your provider …";
+  readonly "text.continueToProvider": "Continue to the sign-in page";
   readonly "error.technical_error": "Something went wrong. Please try again.";
   readonly "error.network_error": "Sesame cannot be reached. Check your connection and try again.";
   readonly "error.flow_expired_error": "This took too long. Please start again.";
@@ -352,6 +358,7 @@ declare const en: {
   readonly "error.not_found": "Not found.";
   readonly "error.webauthn_cancelled": "The passkey request was cancelled or timed out.";
   readonly "error.signup_disabled": "Sign-up is turned off.";
+  readonly "error.third_party_access_denied": "The sign-in at the provider was cancelled or refused.";
 };
 
 type MessageKey = keyof typeof en;

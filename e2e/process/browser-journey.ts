@@ -22,9 +22,13 @@ export interface JourneyServer {
  * Starts the server for a browser journey. Without `tenantArgs` the tenant is the demo tenant seeded at
  * the first start; with them, `sesame tenant create <tenantArgs>` makes the tenant on the data folder
  * before the server starts (one process at a time on an embedded database), with RP ID localhost and
- * this server's origin.
+ * this server's origin. `env` adds to the server's environment.
  */
-export async function startJourneyServer(name: string, tenantArgs?: string[]): Promise<JourneyServer> {
+export async function startJourneyServer(
+  name: string,
+  tenantArgs?: string[],
+  env: Record<string, string> = {},
+): Promise<JourneyServer> {
   const smtp = await startSmtpServer();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `sesame-${name}-`));
   const port = await freePort();
@@ -53,6 +57,7 @@ export async function startJourneyServer(name: string, tenantArgs?: string[]): P
     DATABASE_URL: "",
     SMTP_URL: smtp.url,
     ...(tenantId ? { SESAME_SEED_DEMO: "false" } : {}),
+    ...env,
   });
   const stop = async () => {
     await server.stop();

@@ -120,6 +120,9 @@ export class SesameClient {
   private async flowRequest(path: string, body?: unknown): Promise<FlowState> {
     const response = await this.request(path, {
       method: "POST",
+      // The page's full URL, also across origins: an SSO login returns to it (the login flow's
+      // routing of an SSO domain's address takes its `Referer`).
+      referrerPolicy: "no-referrer-when-downgrade",
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const state = (await response.json().catch(() => null)) as FlowState | null;

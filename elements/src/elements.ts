@@ -74,11 +74,13 @@ interface ProfileUser {
   security_keys: ProfileCredential[];
   mfa_config?: { auth_app_set_up: boolean };
   username?: { username: string };
+  identities?: { id: string; provider: string; identity_id: string }[];
 }
 
 /**
  * `<sesame-profile>`: the signed-in user's account (profile flow): email addresses, passkeys, security
- * keys, authenticator app, password, username, sessions and account deletion, each shown only when the
+ * keys, authenticator app, password, username, connected accounts (third-party and SSO providers),
+ * sessions and account deletion, each shown only when the
  * flow offers its actions. Without a session the flow answers `unauthorized`, shown as an error.
  */
 export class SesameProfile extends SesameFlowElement {
@@ -103,7 +105,8 @@ export class SesameProfile extends SesameFlowElement {
     return html`${this.emails(user, actions)} ${this.passkeys(user, actions)}
     ${this.securityKeys(user, actions)} ${this.authenticatorApp(user, actions)}
     ${this.password(state, actions)} ${this.username(state, user, actions)}
-    ${this.sessions(payload.sessions ?? [], actions)} ${this.deletion(actions)}`;
+    ${this.connectedAccounts(user, actions)} ${this.sessions(payload.sessions ?? [], actions)}
+    ${this.deletion(actions)}`;
   }
 
   private section(id: string, title: string, body: TemplateResult): TemplateResult {
@@ -298,6 +301,36 @@ export class SesameProfile extends SesameFlowElement {
       html`${user.username ? html`<p class="sesame-paragraph">${user.username.username}</p>` : nothing}
       ${forms.map((name) => this.renderForm(state, name, actions[name]!))}
       ${actions.username_delete ? this.renderButton("username_delete", false) : nothing}`,
+    );
+  }
+
+  /** The user's identities at providers, each removable, and a button per provider not connected yet. */
+  private connectedAccounts(user: ProfileUser, actions: Record<string, FlowAction>) {
+    const identities = user.identities ?? [];
+    const connect = actions.connect_thirdparty_oauth_provider;
+    if (identities.length === 0 && !connect) return nothing;
+    return this.section(
+      "identities",
+      this.t("text.connectedAccounts"),
+      html`<ul class="sesame-list" part="list">
+          ${identities.map(
+            (identity) =>
+              html`<li class="sesame-item" part="list-item" data-identity-id=${identity.identity_id}>
+                <span class="sesame-item-name">${identity.provider}</span>
+                ${
+                  actions.disconnect_thirdparty_oauth_provider
+                    ? this.small(
+                        "disconnect_thirdparty_oauth_provider",
+                        { identity_id: identity.identity_id },
+                        identity.provider,
+                        true,
+                      )
+                    : nothing
+                }
+              </li>`,
+          )}
+        </ul>
+        ${connect ? html`<div class="sesame-actions">${this.renderProviderButtons("connect_thirdparty_oauth_provider", connect)}</div>` : nothing}`,
     );
   }
 

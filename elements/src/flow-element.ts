@@ -41,9 +41,13 @@ let instances = 0;
 /** Actions the element runs by itself: they never get a button. */
 const AUTOMATIC = new Set([
   "register_client_capabilities",
+  // Run with `?hanko_token=` when the browser comes back from a provider.
+  "exchange_token",
   "webauthn_verify_assertion_response",
   "webauthn_verify_attestation_response",
 ]);
+/** Actions with one button per provider (the `provider` input's allowed values). */
+const PROVIDER_ACTIONS = new Set(["thirdparty_oauth", "connect_thirdparty_oauth_provider"]);
 /** Actions shown as secondary buttons, after the main ones. */
 const SECONDARY = new Set(["back", "skip", "resend_passcode"]);
 
@@ -114,7 +118,39 @@ export abstract class SesameFlowElement extends LitElement {
       listen(this.config.prefix, "logout", restart),
       listen(this.config.prefix, "sessionExpired", restart),
     ];
-    if (!this.state && !this.busy) void this.start(this.initialFlow());
+    if (!this.state && !this.busy) void this.resume();
+  }
+
+  /**
+   * The first start on a page: back from a third-party provider or an SSO identity provider
+   * (`?hanko_token=` or `?error=`), the flow left in `thirdparty` goes on; else the element's flow starts.
+   */
+  private async resume(): Promise<void> {
+    const back = takeProviderReturn(this.config.client.api);
+    if (!back) return this.start(this.initialFlow());
+    const saved = back.saved;
+    if (back.token) {
+      if (saved?.state.actions?.exchange_token) {
+        this.flow = saved.flow;
+        this.state = saved.state;
+        return this.run("exchange_token", { token: back.token });
+      }
+      // No flow of this page (another tab, or an SSO login the identity provider started): a
+      // token_exchange flow takes the token; the profile never starts a session of its own.
+      if (this.initialFlow() === "profile") return this.start("profile");
+      await this.start("token_exchange");
+      if (this.state?.actions?.exchange_token) await this.run("exchange_token", { token: back.token });
+      return;
+    }
+    if (saved?.state.actions?.back) {
+      this.flow = saved.flow;
+      this.state = saved.state;
+      await this.run("back");
+    } else {
+      await this.start(saved?.flow ?? this.initialFlow());
+    }
+    const code = back.error === "access_denied" ? "third_party_access_denied" : "technical_error";
+    this.fail(code, back.errorDescription ?? back.error ?? "");
   }
 
   override disconnectedCallback(): void {
@@ -196,6 +232,12 @@ export abstract class SesameFlowElement extends LitElement {
     }
     if (state.name === "success") {
       this.succeeded(payload);
+      return;
+    }
+    if (state.name === "thirdparty" && !state.error && typeof payload.redirect_url === "string") {
+      // To the provider (or the SSO start); the state waits here for the way back (`resume`).
+      saveProviderState(this.config.client.api, this.flow, state);
+      window.location.assign(payload.redirect_url);
       return;
     }
     // After a refusal the state comes back with its old options, whose challenge is used up: no
@@ -370,6 +412,13 @@ export abstract class SesameFlowElement extends LitElement {
   protected renderIntro(state: FlowState): TemplateResult | typeof nothing {
     const t = this.t;
     const payload = state.payload ?? {};
+    if (state.name === "thirdparty" && typeof payload.redirect_url === "string") {
+      // Shown while the browser leaves, and if it does not (a blocked navigation): the link still works.
+      return html`<p part="paragraph" class="sesame-paragraph">${t("text.redirecting")}</p>
+        <p part="paragraph" class="sesame-paragraph">
+          <a part="link" class="sesame-link" href=${payload.redirect_url}>${t("text.continueToProvider")}</a>
+        </p>`;
+    }
     if (state.name === "mfa_otp_secret_creation" && typeof payload.otp_secret === "string") {
       return html`<p part="paragraph" class="sesame-paragraph">
           ${t("text.otpScan", { secret: payload.otp_secret })}
@@ -392,16 +441,34 @@ export abstract class SesameFlowElement extends LitElement {
   /** Forms for actions with inputs, then buttons; automatic actions are never shown. */
   protected renderActions(state: FlowState): TemplateResult {
     const entries = Object.entries(state.actions ?? {}).filter(([name]) => !AUTOMATIC.has(name));
-    const primary = entries.filter(([name]) => !SECONDARY.has(name));
+    const primary = entries.filter(([name]) => !SECONDARY.has(name) && !PROVIDER_ACTIONS.has(name));
     const secondary = entries.filter(([name]) => SECONDARY.has(name));
+    const providers = entries.filter(([name]) => PROVIDER_ACTIONS.has(name));
     const forms = primary.filter(([, action]) => visibleInputs(action).length > 0);
     const buttons = primary.filter(([, action]) => visibleInputs(action).length === 0);
+    const others = buttons.length + providers.length;
     return html`${forms.map(([name, action]) => this.renderForm(state, name, action))}
-      ${forms.length > 0 && buttons.length > 0 ? html`<p part="divider" class="sesame-divider">${this.t("text.or")}</p>` : nothing}
+      ${forms.length > 0 && others > 0 ? html`<p part="divider" class="sesame-divider">${this.t("text.or")}</p>` : nothing}
       <div class="sesame-actions">
         ${buttons.map(([name]) => this.renderButton(name, forms.length === 0 && buttons[0]?.[0] === name))}
+        ${providers.map(([name, action]) => this.renderProviderButtons(name, action))}
         ${secondary.map(([name]) => this.renderButton(name, false))}
       </div>`;
+  }
+
+  /**
+   * One button per provider the action allows ("Sign in with Google"); the browser comes back to this
+   * page (`redirect_to`), where `resume` goes on.
+   */
+  protected renderProviderButtons(name: string, action: FlowAction): TemplateResult[] {
+    return (action.inputs?.provider?.allowed_values ?? []).map((provider) =>
+      this.renderButton(
+        name,
+        false,
+        { provider: provider.value, redirect_to: returnUrl() },
+        this.t(`action.${name}`, { provider: provider.name }),
+      ),
+    );
   }
 
   protected renderButton(
@@ -495,6 +562,53 @@ export abstract class SesameFlowElement extends LitElement {
   protected renderFooter(_state: FlowState): TemplateResult | typeof nothing {
     return nothing;
   }
+}
+
+/** This page without the parameters a provider's return adds: where a provider sends the browser back. */
+function returnUrl(): string {
+  const url = new URL(window.location.href);
+  for (const name of RETURN_PARAMS) url.searchParams.delete(name);
+  return url.toString();
+}
+
+const RETURN_PARAMS = ["hanko_token", "error", "error_description"];
+const storageKey = (api: string) => `sesame:${api}:thirdparty`;
+
+/** Keeps the `thirdparty` state for this tab while the browser is at the provider. */
+function saveProviderState(api: string, flow: FlowName, state: FlowState): void {
+  try {
+    sessionStorage.setItem(storageKey(api), JSON.stringify({ flow, state }));
+  } catch {
+    // Storage refused: the way back starts a token_exchange flow instead.
+  }
+}
+
+interface ProviderReturn {
+  token: string | undefined;
+  error: string | undefined;
+  errorDescription: string | undefined;
+  saved: { flow: FlowName; state: FlowState } | undefined;
+}
+
+/**
+ * Reads (and removes from the address bar and storage) what a provider's return left: the one-time
+ * token or the error, and the state kept for this tab. Undefined when the page is no such return.
+ */
+function takeProviderReturn(api: string): ProviderReturn | undefined {
+  const params = new URL(window.location.href).searchParams;
+  const token = params.get("hanko_token") || undefined;
+  const error = params.get("error") || undefined;
+  if (!token && !error) return undefined;
+  history.replaceState(history.state, "", returnUrl());
+  let saved: ProviderReturn["saved"];
+  try {
+    const raw = sessionStorage.getItem(storageKey(api));
+    sessionStorage.removeItem(storageKey(api));
+    saved = raw ? (JSON.parse(raw) as ProviderReturn["saved"]) : undefined;
+  } catch {
+    saved = undefined;
+  }
+  return { token, error, errorDescription: params.get("error_description") || undefined, saved };
 }
 
 function visibleInputs(action: FlowAction): FlowInput[] {

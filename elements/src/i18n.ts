@@ -68,6 +68,9 @@ const en = {
   "action.otp_secret_delete": "Remove the authenticator app",
   "action.session_delete": "Revoke",
   "action.account_delete": "Delete account",
+  "action.thirdparty_oauth": "Sign in with {provider}",
+  "action.connect_thirdparty_oauth_provider": "Connect {provider}",
+  "action.disconnect_thirdparty_oauth_provider": "Disconnect",
   // Inputs
   "input.email": "Email",
   "input.identifier": "Email or username",
@@ -115,6 +118,9 @@ const en = {
   "text.busy": "Working …",
   "text.required": "required",
   "text.notSignedIn": "You are not signed in.",
+  "text.connectedAccounts": "Connected accounts",
+  "text.redirecting": "You are being taken to the sign-in page of your provider …",
+  "text.continueToProvider": "Continue to the sign-in page",
   // Errors (Hanko's flow error codes)
   "error.technical_error": "Something went wrong. Please try again.",
   "error.network_error": "Sesame cannot be reached. Check your connection and try again.",
@@ -138,6 +144,7 @@ const en = {
   "error.not_found": "Not found.",
   "error.webauthn_cancelled": "The passkey request was cancelled or timed out.",
   "error.signup_disabled": "Sign-up is turned off.",
+  "error.third_party_access_denied": "The sign-in at the provider was cancelled or refused.",
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -205,6 +212,9 @@ const de = {
   "action.otp_secret_delete": "Authenticator-App entfernen",
   "action.session_delete": "Beenden",
   "action.account_delete": "Konto löschen",
+  "action.thirdparty_oauth": "Mit {provider} anmelden",
+  "action.connect_thirdparty_oauth_provider": "{provider} verbinden",
+  "action.disconnect_thirdparty_oauth_provider": "Trennen",
   "input.email": "E-Mail",
   "input.identifier": "E-Mail oder Benutzername",
   "input.username": "Benutzername",
@@ -250,6 +260,9 @@ const de = {
   "text.busy": "Bitte warten …",
   "text.required": "Pflichtfeld",
   "text.notSignedIn": "Sie sind nicht angemeldet.",
+  "text.connectedAccounts": "Verbundene Konten",
+  "text.redirecting": "Sie werden zur Anmeldeseite Ihres Anbieters weitergeleitet …",
+  "text.continueToProvider": "Weiter zur Anmeldeseite",
   "error.technical_error": "Etwas ist schiefgelaufen. Bitte versuchen Sie es erneut.",
   "error.network_error":
     "Sesame ist nicht erreichbar. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.",
@@ -273,6 +286,7 @@ const de = {
   "error.not_found": "Nicht gefunden.",
   "error.webauthn_cancelled": "Die Passkey-Anfrage wurde abgebrochen oder ist abgelaufen.",
   "error.signup_disabled": "Die Registrierung ist ausgeschaltet.",
+  "error.third_party_access_denied": "Die Anmeldung beim Anbieter wurde abgebrochen oder abgelehnt.",
 } as const satisfies Messages;
 
 export const BUILT_IN: Record<string, Messages> = { en, de };

@@ -29,6 +29,16 @@ export interface InputSpec {
 export type Payload = Record<string, unknown>;
 export type Stash = Record<string, unknown>;
 
+/** A cookie an action sets on the answer (the third-party `state` binding to the browser). */
+export interface FlowCookie {
+  name: string;
+  value: string;
+  maxAgeSeconds: number;
+  path: string;
+  /** Lax unless said otherwise (`none`: a provider that posts back cross-site, such as Apple). */
+  sameSite?: "lax" | "none";
+}
+
 /** Where a step leads: another state, back to the previous one, or the current state again (re-entered). */
 export type Transition = { to: string } | { back: true } | { stay: true };
 
@@ -50,6 +60,13 @@ export interface FlowContext {
   issued?: IssuedSession;
   /** Set by an action: the answer clears the session cookie (account deleted). */
   endsSession?: boolean;
+  /** Cookies the answer sets (shared by the step's contexts: an action pushes, the answer sends). */
+  readonly cookies: FlowCookie[];
+  /**
+   * The page the request came from (`Referer`), if the browser sent it: where a login routed to an
+   * SSO identity provider returns when the client named no `redirect_to`.
+   */
+  readonly referer: string | undefined;
   /**
    * The step's memo: `load` runs once per key while the context lives, so availability checks, inputs
    * and the action see the same data. The state a step enters gets a new context and a new memo.

@@ -5,7 +5,7 @@ import { AppError, isFault } from "@/lib/errors";
 import { getLogger } from "@/lib/log";
 import type { AuthenticatedSession, IssuedSession } from "@/lib/sessions";
 import type { Tenant } from "@/lib/tenants";
-import type { FlowContext, FlowDefinition, Payload, Stash, Transition } from "./definition";
+import type { FlowContext, FlowCookie, FlowDefinition, Payload, Stash, Transition } from "./definition";
 import { flowErrors, refusalOf, FLOW_ERROR_STATUS, type FlowRefusal } from "./errors";
 import { validateInputs, type InputError } from "./inputs";
 import { stepMemo } from "./memo";
@@ -21,6 +21,8 @@ export interface FlowAnswer {
   response: FlowResponse;
   session?: IssuedSession;
   endsSession?: boolean;
+  /** Cookies to set (the third-party `state` cookie). */
+  cookies?: FlowCookie[];
   /** With `rate_limit_exceeded`: seconds until the client may try again (`Retry-After`). */
   retryAfterSeconds?: number;
 }
@@ -29,6 +31,8 @@ export interface FlowRequest {
   /** The caller's valid session (cookie or `Authorization: Bearer`) as the route found it, if any. */
   session: AuthenticatedSession | undefined;
   audit: AuditContext;
+  /** The request's `Referer`, if any (the page a flow's SSO redirect returns to by default). */
+  referer?: string | undefined;
 }
 
 export interface ActionBody {
@@ -70,6 +74,8 @@ function context(
     stash: structuredClone(flow.stash),
     audit: { ...request.audit, actor: session?.user.id ?? request.audit.actor ?? null },
     session,
+    cookies: [],
+    referer: request.referer,
     memo: stepMemo(),
   };
 }
@@ -312,6 +318,7 @@ export async function runFlowAction(
     },
     ...(issued ? { session: issued } : {}),
     ...(endsSession ? { endsSession: true } : {}),
+    ...(ctx.cookies.length > 0 ? { cookies: ctx.cookies } : {}),
   };
 }
 

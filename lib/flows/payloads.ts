@@ -7,14 +7,22 @@ import type { IssuedSession } from "@/lib/sessions";
 import type { Tenant } from "@/lib/tenants";
 import type { User } from "@/lib/users";
 import { hasOtpSecret } from "@/lib/mfa";
+import { listIdentities } from "@/lib/identities";
+import { listEnabledProviders } from "@/lib/thirdparty";
+import { flowIdentities } from "./shared/identities";
 
 /** Hanko's flow `User`: what `<hanko-profile>` renders and `success` carries. */
 export async function flowUser(tenant: Tenant, user: User) {
-  const [emails, credentials, otp] = await Promise.all([
+  const [emails, credentials, otp, identities] = await Promise.all([
     selectUserEmails(tenant.id, user.id),
     selectUserCredentials(tenant.id, user.id),
     hasOtpSecret(tenant.id, user.id),
+    listIdentities(tenant.id, user.id),
   ]);
+  const shown =
+    identities.length === 0
+      ? []
+      : await flowIdentities(tenant.id, identities, await listEnabledProviders(tenant.id));
   const securityKeys = credentials.filter((row) => row.isMfa);
   const username = usernameWire(user);
   return {
@@ -28,6 +36,8 @@ export async function flowUser(tenant: Tenant, user: User) {
     },
     emails: emails.map(emailWire),
     ...(username ? { username } : {}),
+    // Left out when empty, as Hanko's `omitempty`.
+    ...(shown.length > 0 ? { identities: shown } : {}),
     created_at: user.createdAt.toISOString(),
     updated_at: user.updatedAt.toISOString(),
   };

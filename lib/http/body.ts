@@ -46,3 +46,16 @@ async function readLimited(req: Request): Promise<string> {
   }
   return Buffer.concat(chunks).toString("utf8");
 }
+
+const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(;.*)?$/i;
+
+/** Reads an HTML form body (a provider's `form_post` answer), with the JSON reader's size limit. */
+export async function readFormBody(req: Request): Promise<URLSearchParams> {
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  const type = req.headers.get("content-type");
+  if (!type || !FORM_TYPE.test(type)) {
+    throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Content-Type must be application/x-www-form-urlencoded");
+  }
+  return new URLSearchParams(await readLimited(req));
+}

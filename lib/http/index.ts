@@ -1,7 +1,8 @@
 export { defineContract, SURFACES, type Contract, type Surface } from "./contract";
 export { preflight, route, type RouteInput } from "./route";
 export { authenticate } from "./auth";
-export { MAX_BODY_BYTES } from "./body";
+export { MAX_BODY_BYTES, readFormBody } from "./body";
+export { redirect, requestCookie, type RedirectCookie } from "./redirect";
 export { presentError, presentFlowAnswer } from "./presenters";
 export { json, noContent } from "./responses";
 export { sessionHeaders, withClearedSessionCookie, withSessionHeaders } from "./session-headers";

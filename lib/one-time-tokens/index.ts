@@ -3,4 +3,5 @@ export {
   MAX_TTL_SECONDS,
   exchangeOneTimeToken,
   mintOneTimeToken,
+  redeemOneTimeToken,
 } from "./one-time-tokens";

@@ -69,3 +69,23 @@ export async function exchangeOneTimeToken(
     }),
   );
 }
+
+/**
+ * Takes a one-time token back without starting a session: the profile flow's `exchange_token`, when a
+ * signed-in user comes back from connecting a provider (the callback linked the identity already). The
+ * token must be the user's: another user's is burnt and not found, as an unknown one.
+ */
+export async function redeemOneTimeToken(
+  tenant: Tenant,
+  value: string,
+  userId: string,
+  context: AuditContext,
+): Promise<void> {
+  const type = "token.redeem";
+  await auditFailures(tenant.id, type, context, async () => {
+    const row = await consumeOneTimeToken(tenant.id, sha256Hex(value));
+    if (!row || row.userId !== userId) throw new AppError("TOKEN_NOT_FOUND", "token not found");
+    if (row.expired) throw new AppError("TOKEN_EXPIRED", "token has expired");
+    await recordAuditEvent(tenant.id, { ...context, type: `${type}.succeeded`, details: { amr: row.amr } });
+  });
+}

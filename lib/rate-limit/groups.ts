@@ -30,6 +30,9 @@ export const GROUP_DEFAULTS: Readonly<Record<string, GroupLimit>> = {
   webhook: { points: 30, durationSeconds: 60 },
   // GET /saml/sso (each stores a request) and POST /saml/acs (each verifies XML signatures).
   saml: { points: 60, durationSeconds: 60 },
+  // GET /thirdparty/{provider}, /thirdparty/auth and the callback: each start stores a state and asks the
+  // provider's discovery document; each callback calls the provider's token endpoint.
+  thirdparty: { points: 60, durationSeconds: 60 },
 };
 
 /** The tenant's limit for `group`, else the default; undefined when neither exists (not limited). */

@@ -1,7 +1,29 @@
-// Third-party sign-in (OAuth 2.0 / OIDC). STUB by the lead: the thirdparty helper replaces the bodies
-// (keep these signatures; the flow helper codes against them).
-import type { AuditContext } from "@/lib/audit";
-import type { Tenant } from "@/lib/tenants";
+// Third-party sign-in (OAuth 2.0 / OIDC): the one owner of third_party_providers and third_party_states.
+// Verifies the protocol (openid-client), then lib/identities signs in, links or signs up.
+import { BUILT_IN_KINDS } from "./kinds";
+import { selectProviders } from "./store";
+
+export { BUILT_IN_KINDS, KINDS, PROVIDER_KINDS, type ProviderKind } from "./kinds";
+export {
+  CreateProviderInput,
+  UpdateProviderInput,
+  createProvider,
+  deleteProvider,
+  getProvider,
+  listProviders,
+  updateProvider,
+} from "./providers";
+export { callbackUrl } from "./client";
+export {
+  BROWSER_COOKIE,
+  STATE_TTL_SECONDS,
+  cookiePath,
+  finishThirdPartySignIn,
+  startThirdPartySignIn,
+  type ThirdPartyFinish,
+  type ThirdPartyStart,
+} from "./sign-in";
+export { isAllowedRedirect } from "./redirect";
 
 /** A provider as the flows and `.well-known/config` show it. */
 export interface EnabledProvider {
@@ -13,28 +35,16 @@ export interface EnabledProvider {
 
 /** The tenant's enabled providers, in a stable order (built-ins first, then custom by name). */
 export async function listEnabledProviders(tenantId: string): Promise<EnabledProvider[]> {
-  void tenantId;
-  return [];
-}
-
-/** Where to send the browser, and the cookie that binds the `state` to it (HttpOnly, SameSite=Lax). */
-export interface ThirdPartyStart {
-  redirectUrl: string;
-  cookie: { name: string; value: string; maxAgeSeconds: number; path: string };
-}
-
-/**
- * Starts an authorization at the provider: stores the single-use state (PKCE verifier, nonce, redirect_to,
- * and `linkUserId` when a signed-in user connects the provider), and answers the provider's authorization
- * URL. REDIRECT_NOT_ALLOWED when `redirectTo` is not allowed; THIRD_PARTY_PROVIDER_NOT_FOUND.
- */
-export async function startThirdPartySignIn(
-  tenant: Tenant,
-  input: { provider: string; redirectTo: string; linkUserId?: string },
-  context: AuditContext,
-): Promise<ThirdPartyStart> {
-  void tenant;
-  void input;
-  void context;
-  throw new Error("not implemented yet");
+  // Built-ins in their fixed order; custom providers (`oidc`, `oauth2`) after them.
+  const rank = (kind: string) =>
+    kind === "oidc" || kind === "oauth2" ? 100 : (BUILT_IN_KINDS as readonly string[]).indexOf(kind);
+  return (await selectProviders(tenantId))
+    .filter((row) => row.enabled)
+    .sort(
+      (a, b) =>
+        rank(a.kind) - rank(b.kind) ||
+        a.displayName.localeCompare(b.displayName) ||
+        a.slug.localeCompare(b.slug),
+    )
+    .map((row) => ({ slug: row.slug, displayName: row.displayName, kind: row.kind }));
 }

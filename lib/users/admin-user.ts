@@ -1,7 +1,8 @@
 import { selectUserCredentials, type Credential } from "@/lib/credentials";
-import type { EmailRow } from "@/lib/db/schema";
+import type { EmailRow, IdentityRow } from "@/lib/db/schema";
 import { selectUserEmails } from "@/lib/emails";
 import { AppError } from "@/lib/errors";
+import { listIdentities } from "@/lib/identities";
 import { readUserMetadata, type UserMetadata } from "@/lib/metadata";
 import { findOtpSecret } from "@/lib/mfa";
 import { findPassword } from "@/lib/passwords";
@@ -10,7 +11,8 @@ import type { User } from "./user";
 
 /**
  * Everything Hanko's admin `User` shows of a platform user: the user row (username and profile claims),
- * addresses, WebAuthn credentials, when the password and the authenticator app were set up, metadata.
+ * addresses, WebAuthn credentials, when the password and the authenticator app were set up, metadata,
+ * identities at third-party and SAML providers.
  * The password and the OTP secret have no id of their own in Sesame: theirs is the user's id.
  */
 export interface AdminUser {
@@ -20,6 +22,7 @@ export interface AdminUser {
   password: { id: string; createdAt: Date; updatedAt: Date } | undefined;
   otp: { id: string; createdAt: Date } | undefined;
   metadata: UserMetadata;
+  identities: IdentityRow[];
 }
 
 export const userNotFound = () => new AppError("USER_NOT_FOUND", undefined, { details: ["user not found"] });
@@ -27,12 +30,13 @@ export const userNotFound = () => new AppError("USER_NOT_FOUND", undefined, { de
 /** The admin view of a user already loaded (a platform user of the tenant). */
 export async function adminViewOf(user: User): Promise<AdminUser> {
   const { tenantId, id } = user;
-  const [emails, credentials, password, otp, metadata] = await Promise.all([
+  const [emails, credentials, password, otp, metadata, identities] = await Promise.all([
     selectUserEmails(tenantId, id),
     selectUserCredentials(tenantId, id),
     findPassword(tenantId, id),
     findOtpSecret(tenantId, id),
     readUserMetadata(tenantId, id),
+    listIdentities(tenantId, id),
   ]);
   return {
     user,
@@ -41,6 +45,7 @@ export async function adminViewOf(user: User): Promise<AdminUser> {
     password: password && { id, createdAt: password.createdAt, updatedAt: password.updatedAt },
     otp: otp && { id, createdAt: otp.createdAt },
     metadata,
+    identities,
   };
 }
 

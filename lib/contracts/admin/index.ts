@@ -8,6 +8,7 @@ import * as saml from "./saml";
 import * as sessions from "./sessions";
 import * as status from "./status";
 import * as users from "./users";
+import * as thirdParty from "./thirdparty";
 import * as webhooks from "./webhooks";
 import * as metadata from "./metadata";
 
@@ -21,6 +22,7 @@ export * from "./saml";
 export * from "./sessions";
 export * from "./status";
 export * from "./users";
+export * from "./thirdparty";
 export * from "./webhooks";
 export * from "./metadata";
 
@@ -43,4 +45,5 @@ export const ADMIN_CONTRACTS: Contract[] = [
   metadata,
   webhooks,
   saml,
+  thirdParty,
 ].flatMap((module) => Object.values(module).filter(isContract));

@@ -11,6 +11,23 @@ const userParams = z.object({ tenantId: TenantIdParam, userId: UserIdParam });
 
 const MetadataObject = z.record(z.string(), z.unknown());
 
+/** Hanko's admin `Identity`: `provider_id` is the provider's id of the account, `provider_name` the provider. */
+const AdminIdentity = z
+  .object({
+    id: z.uuid(),
+    provider_id: z.string().meta({ description: "The provider's id of the account (`sub`, NameID)" }),
+    provider_name: z.string().meta({
+      description: "The provider: its slug (`google`, `custom-acme`) or the SAML identity provider's id",
+    }),
+    email_id: z
+      .uuid()
+      .optional()
+      .meta({ description: "The user's address the provider asserted, when the user has it" }),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+  })
+  .meta({ id: "AdminIdentity" });
+
 /** Hanko's admin `User`; empty parts are left out, as Go's `omitempty` does. */
 export const AdminUserSchema = z
   .object({
@@ -33,9 +50,9 @@ export const AdminUserSchema = z
       .optional()
       .meta({ description: "When the user has a password; its id is the user's" }),
     identities: z
-      .array(z.unknown())
+      .array(AdminIdentity)
       .optional()
-      .meta({ description: "Never sent: Sesame has no third-party login" }),
+      .meta({ description: "The user's accounts at third-party (OAuth 2.0 / OIDC) and SAML providers" }),
     otp: z
       .object({ id: z.uuid(), created_at: z.iso.datetime() })
       .optional()
@@ -60,7 +77,7 @@ const omitUndefined = <T extends Record<string, unknown>>(value: T): T =>
 
 /** The admin `User` on the wire (also the `data` of `user.*` webhook events). */
 export function adminUserWire(admin: AdminUser): z.input<typeof AdminUserSchema> {
-  const { user, emails, credentials, password, otp, metadata } = admin;
+  const { user, emails, credentials, password, otp, metadata, identities } = admin;
   return omitUndefined({
     id: user.id,
     webauthn_credentials: nonEmpty(credentials.map(credentialWire)),
@@ -80,6 +97,18 @@ export function adminUserWire(admin: AdminUser): z.input<typeof AdminUserSchema>
       created_at: password.createdAt.toISOString(),
       updated_at: password.updatedAt.toISOString(),
     },
+    identities: nonEmpty(
+      identities.map((identity) =>
+        omitUndefined({
+          id: identity.id,
+          provider_id: identity.subject,
+          provider_name: identity.providerId,
+          email_id: emails.find((email) => email.address === identity.email)?.id,
+          created_at: identity.createdAt.toISOString(),
+          updated_at: identity.updatedAt.toISOString(),
+        }),
+      ),
+    ),
     otp: otp && { id: otp.id, created_at: otp.createdAt.toISOString() },
     metadata: Object.keys(metadata).length > 0 ? { ...metadata } : undefined,
     given_name: user.givenName ?? undefined,

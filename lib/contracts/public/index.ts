@@ -4,6 +4,7 @@ import * as passcodes from "./passcodes";
 import * as passwords from "./passwords";
 import * as saml from "./saml";
 import * as sessions from "./sessions";
+import * as thirdParty from "./thirdparty";
 import * as token from "./token";
 import * as users from "./users";
 import * as webauthn from "./webauthn";
@@ -23,4 +24,5 @@ export const PUBLIC_CONTRACTS: Contract[] = [
   emails,
   passcodes,
   saml,
+  thirdParty,
 ].flatMap((module) => Object.values(module).filter(isContract));

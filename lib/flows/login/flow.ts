@@ -5,6 +5,9 @@ import { resendPasscode } from "@/lib/flows/shared/actions/resend_passcode";
 import { passcodeConfirmationState } from "@/lib/flows/shared/states/passcode_confirmation";
 import { preflightState } from "@/lib/flows/shared/states/preflight";
 import { successState } from "@/lib/flows/shared/states/success";
+import { thirdpartyOauth } from "@/lib/flows/shared/actions/thirdparty_oauth";
+import { thirdpartyState } from "@/lib/flows/shared/thirdparty";
+import { exchangeToken } from "@/lib/flows/token-exchange/actions/exchange_token";
 import { continueToLoginOtp } from "./actions/continue_to_login_otp";
 import { continueToLoginSecurityKey } from "./actions/continue_to_login_security_key";
 import { continueToPasscodeConfirmation } from "./actions/continue_to_passcode_confirmation";
@@ -24,7 +27,9 @@ import { enterLoginPasskey } from "./states/login_passkey";
  * `login`: identifier first (email, or email or username), or a passkey straight away (button or
  * conditional UI). A known user continues with the one method available or chooses among passkey,
  * password and a mailed code; after a password or a code, the user's second factor (security key or
- * authenticator app) when the tenant has MFA on. Ends in `success` with a session.
+ * authenticator app) when the tenant has MFA on. Or a third-party provider (`thirdparty_oauth`), or an
+ * address of an SSO domain, through `thirdparty` and back with a one-time token (`exchange_token`).
+ * Ends in `success` with a session.
  */
 export const loginFlow = defineFlow({
   name: "login",
@@ -37,6 +42,7 @@ export const loginFlow = defineFlow({
         "continue_with_login_identifier",
         "webauthn_generate_request_options",
         "webauthn_verify_assertion_response",
+        "thirdparty_oauth",
       ],
       enter: enterLoginInit,
     },
@@ -48,6 +54,7 @@ export const loginFlow = defineFlow({
         "back",
       ],
     },
+    thirdparty: thirdpartyState,
     login_passkey: { actions: ["webauthn_verify_assertion_response", "back"], enter: enterLoginPasskey },
     login_password: { actions: ["password_login", "continue_to_passcode_confirmation_recovery", "back"] },
     login_password_recovery: { actions: ["password_recovery"] },
@@ -71,6 +78,8 @@ export const loginFlow = defineFlow({
     otp_code_validate: otpCodeValidate,
     continue_to_login_otp: continueToLoginOtp,
     continue_to_login_security_key: continueToLoginSecurityKey,
+    thirdparty_oauth: thirdpartyOauth,
+    exchange_token: exchangeToken,
     back,
   },
 });

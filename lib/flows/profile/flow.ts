@@ -4,7 +4,11 @@ import { registerClientCapabilities } from "@/lib/flows/shared/actions/register_
 import { resendPasscode } from "@/lib/flows/shared/actions/resend_passcode";
 import { passcodeConfirmationState } from "@/lib/flows/shared/states/passcode_confirmation";
 import { preflightState } from "@/lib/flows/shared/states/preflight";
+import { thirdpartyState } from "@/lib/flows/shared/thirdparty";
 import { accountDelete } from "./actions/account_delete";
+import { connectThirdpartyOauthProvider } from "./actions/connect_thirdparty_oauth_provider";
+import { disconnectThirdpartyOauthProvider } from "./actions/disconnect_thirdparty_oauth_provider";
+import { exchangeToken } from "./actions/exchange_token";
 import { continueToOtpSecretCreation } from "./actions/continue_to_otp_secret_creation";
 import { emailCreate } from "./actions/email_create";
 import { emailDelete } from "./actions/email_delete";
@@ -34,7 +38,8 @@ import { enterWebauthnCredentialVerification } from "./states/webauthn_credentia
 /**
  * `profile`: the signed-in user's self-service (`<hanko-profile>`). The engine authenticates the
  * session before the start and every step; every action works on that session's user, and ids of
- * anything else (another user's address, credential or session) are not found. Actions are offered
+ * anything else (another user's address, credential, session or identity) are not found. Connecting a
+ * provider goes through `thirdparty` and comes back to it (`exchange_token` or `back`). Actions are offered
  * only when they apply, which is what the elements read to show each section.
  */
 export const profileFlow = defineFlow({
@@ -66,9 +71,12 @@ export const profileFlow = defineFlow({
         "webauthn_credential_create",
         "webauthn_credential_delete",
         "webauthn_credential_rename",
+        "connect_thirdparty_oauth_provider",
+        "disconnect_thirdparty_oauth_provider",
       ],
       enter: enterProfileInit,
     },
+    thirdparty: thirdpartyState,
     passcode_confirmation: passcodeConfirmationState,
     webauthn_credential_verification: {
       actions: ["webauthn_verify_attestation_response", "back"],
@@ -103,6 +111,9 @@ export const profileFlow = defineFlow({
     webauthn_credential_delete: webauthnCredentialDelete,
     webauthn_credential_rename: webauthnCredentialRename,
     webauthn_verify_attestation_response: webauthnVerifyAttestationResponse,
+    connect_thirdparty_oauth_provider: connectThirdpartyOauthProvider,
+    disconnect_thirdparty_oauth_provider: disconnectThirdpartyOauthProvider,
+    exchange_token: exchangeToken,
     back,
   },
 });

@@ -1,9 +1,13 @@
 import { selectUserCredentials, type Credential } from "@/lib/credentials";
-import type { EmailRow, SessionRow } from "@/lib/db/schema";
+import type { EmailRow, IdentityRow, SessionRow } from "@/lib/db/schema";
 import { selectUserEmails } from "@/lib/emails";
 import type { FlowContext } from "@/lib/flows/definition";
 import { FlowError, flowErrors } from "@/lib/flows/errors";
 import { hasOtpSecret } from "@/lib/mfa";
+import { listIdentities } from "@/lib/identities";
+import { flowIdentities, type FlowIdentity } from "@/lib/flows/shared/identities";
+import { enabledProviders } from "@/lib/flows/shared/thirdparty";
+import type { EnabledProvider } from "@/lib/thirdparty";
 import { hasPassword } from "@/lib/passwords";
 import { selectUserSessions } from "@/lib/sessions";
 import type { Tenant } from "@/lib/tenants";
@@ -18,6 +22,12 @@ export interface Profile {
   password: boolean;
   otp: boolean;
   sessions: SessionRow[];
+  /** The identities the user can sign in with (of enabled providers), as the flow shows them. */
+  identities: FlowIdentity[];
+  /** All the user's identity rows (those of disabled providers too). */
+  identityRows: IdentityRow[];
+  /** The tenant's enabled third-party providers. */
+  providers: EnabledProvider[];
 }
 
 /** The caller's session; the engine authenticated it before the step. */
@@ -30,12 +40,14 @@ async function loadProfile(ctx: FlowContext): Promise<Profile> {
   const tenantId = ctx.tenant.id;
   const user = await findUser(tenantId, sessionOf(ctx).user.id);
   if (!user) throw flowErrors.unauthorized();
-  const [emails, credentials, password, otp, sessions] = await Promise.all([
+  const [emails, credentials, password, otp, sessions, identityRows, providers] = await Promise.all([
     selectUserEmails(tenantId, user.id),
     selectUserCredentials(tenantId, user.id),
     hasPassword(tenantId, user.id),
     hasOtpSecret(tenantId, user.id),
     selectUserSessions(tenantId, user.id),
+    listIdentities(tenantId, user.id),
+    enabledProviders(ctx),
   ]);
   return {
     user,
@@ -45,6 +57,9 @@ async function loadProfile(ctx: FlowContext): Promise<Profile> {
     password,
     otp,
     sessions,
+    identities: await flowIdentities(tenantId, identityRows, providers),
+    identityRows,
+    providers,
   };
 }
 
@@ -60,15 +75,24 @@ export const when = (test: (profile: Profile, tenant: Tenant) => boolean) => asy
 
 /**
  * Whether the user can still log in without `method` (Hanko's rule for deleting the last one): a
- * passkey, a password with an identifier to type, or a code mailed to one of the addresses.
+ * passkey, a password with an identifier to type, a code mailed to one of the addresses, or another
+ * identity at an enabled third-party or SAML provider (`{identityId}`: without that identity).
  */
-export function canLogInWithout(tenant: Tenant, profile: Profile, method: "passkey" | "password"): boolean {
+export function canLogInWithout(
+  tenant: Tenant,
+  profile: Profile,
+  method: "passkey" | "password" | { identityId: string },
+): boolean {
   const { passkeys, password, passcodes, username } = tenant.platform;
   const identifier = profile.emails.length > 0 || (username.enabled && Boolean(profile.user.username));
+  const identities = profile.identities.filter(
+    (identity) => typeof method !== "object" || identity.identity_id !== method.identityId,
+  );
   return (
     (method !== "passkey" && passkeys.enabled && profile.passkeys.length > 0) ||
     (method !== "password" && password.enabled && profile.password && identifier) ||
-    (passcodes.enabled && profile.emails.length > 0)
+    (passcodes.enabled && profile.emails.length > 0) ||
+    identities.length > 0
   );
 }
 

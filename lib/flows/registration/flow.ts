@@ -4,6 +4,9 @@ import { resendPasscode } from "@/lib/flows/shared/actions/resend_passcode";
 import { passcodeConfirmationState } from "@/lib/flows/shared/states/passcode_confirmation";
 import { preflightState } from "@/lib/flows/shared/states/preflight";
 import { successState } from "@/lib/flows/shared/states/success";
+import { thirdpartyOauth } from "@/lib/flows/shared/actions/thirdparty_oauth";
+import { thirdpartyState } from "@/lib/flows/shared/thirdparty";
+import { exchangeToken } from "@/lib/flows/token-exchange/actions/exchange_token";
 import { back } from "./actions/back";
 import { continueToPasskeyRegistration } from "./actions/continue_to_passkey_registration";
 import { continueToPasswordRegistration } from "./actions/continue_to_password_registration";
@@ -27,7 +30,8 @@ export const registrationFlow = defineFlow({
   initialState: "preflight",
   states: {
     preflight: preflightState,
-    registration_init: { actions: ["register_login_identifier"] },
+    registration_init: { actions: ["register_login_identifier", "thirdparty_oauth"] },
+    thirdparty: thirdpartyState,
     passcode_confirmation: passcodeConfirmationState,
     credential_onboarding_chooser: {
       actions: ["continue_to_passkey_registration", "continue_to_password_registration", "skip", "back"],
@@ -50,6 +54,8 @@ export const registrationFlow = defineFlow({
     webauthn_generate_creation_options: webauthnGenerateCreationOptions,
     webauthn_verify_attestation_response: webauthnVerifyAttestationResponse,
     register_password: registerPassword,
+    thirdparty_oauth: thirdpartyOauth,
+    exchange_token: exchangeToken,
     skip,
     back,
   },

@@ -2,6 +2,7 @@ import type { FlowName } from "@/lib/db/schema";
 import { flowNamed, handleFlowRequest } from "@/lib/flows";
 import { preflight, presentFlowAnswer, route, type Contract } from "@/lib/http";
 import type { loginFlow } from "@/lib/contracts/flow";
+import { refererOf } from "@/lib/http/referer";
 
 /**
  * The route of one flow in Hanko's URL form: `POST {tenant_url}/{flow}` starts it,
@@ -9,9 +10,13 @@ import type { loginFlow } from "@/lib/contracts/flow";
  */
 export function flowRoute(name: FlowName, contract: typeof loginFlow) {
   return {
-    POST: route(contract, async ({ tenant, query, body, session, audit }) =>
+    POST: route(contract, async ({ req, tenant, query, body, session, audit }) =>
       presentFlowAnswer(
-        await handleFlowRequest(tenant, flowNamed(name), query.action, body, { session, audit }),
+        await handleFlowRequest(tenant, flowNamed(name), query.action, body, {
+          session,
+          audit,
+          referer: refererOf(req),
+        }),
         tenant,
       ),
     ),

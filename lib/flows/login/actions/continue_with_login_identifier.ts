@@ -2,6 +2,7 @@ import type { ActionDefinition } from "@/lib/flows/definition";
 import { FlowError } from "@/lib/flows/errors";
 import { toPasscode, toPasskey } from "../factors";
 import { identifierInput, identify, loginMethodsOf, passcodeEmailOf } from "../identify";
+import { routeToSso } from "../sso";
 import { KEY, type Methods } from "../stash";
 
 export const continueWithLoginIdentifier: ActionDefinition = {
@@ -10,6 +11,9 @@ export const continueWithLoginIdentifier: ActionDefinition = {
   available: ({ tenant: { platform } }) =>
     platform.passkeys.enabled || platform.password.enabled || platform.passcodes.enabled,
   async run(ctx, input) {
+    const typed = String(input[identifierInput(ctx).name]);
+    const sso = typed.includes("@") ? await routeToSso(ctx, typed) : undefined;
+    if (sso) return sso;
     const { user, address } = await identify(ctx, input);
     const email = await passcodeEmailOf(ctx, user, address);
     const methods = await loginMethodsOf(ctx, user, email);

@@ -1,0 +1,504 @@
+import { eq, sql } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import * as authRoute from "@/app/(public-api)/t/[tenantId]/thirdparty/auth/route";
+import * as callbackRoute from "@/app/(public-api)/t/[tenantId]/thirdparty/callback/route";
+import * as token from "@/app/(public-api)/t/[tenantId]/token/route";
+import { seal, sha256Hex } from "@/lib/crypto";
+import { executor } from "@/lib/db";
+import { thirdPartyStates, users } from "@/lib/db/schema";
+import { findIdentity, listIdentities } from "@/lib/identities";
+import type { Tenant } from "@/lib/tenants";
+import { BROWSER_COOKIE, createProvider, startThirdPartySignIn, updateProvider } from "@/lib/thirdparty";
+import { configureWebhooks } from "@/lib/webhooks";
+import { followPeer, startOidcPeer, type OidcPeer } from "../helpers/oidc-peer";
+import { auditEvents } from "../helpers/passkey-security";
+import {
+  createPublicTenant,
+  createUserWithEmail,
+  expectPublicError,
+  publicCall,
+  TEST_CONTEXT,
+  validateSessionCookie,
+} from "../helpers/public-api";
+import {
+  authorizeAtPeer,
+  browserCookie,
+  callBack,
+  REDIRECT_TO,
+  signInThroughPeer,
+  startAt,
+} from "../helpers/thirdparty";
+
+let peer: OidcPeer;
+
+beforeAll(async () => {
+  // Loopback peers, as webhooks allow them with SESAME_WEBHOOKS_ALLOW_PRIVATE=true.
+  configureWebhooks({ allowPrivate: true });
+  peer = await startOidcPeer();
+});
+afterAll(async () => {
+  configureWebhooks(undefined);
+  await peer.close();
+});
+afterEach(() => {
+  peer.refuseWith = undefined;
+  peer.tamperIdToken = undefined;
+});
+
+let accounts = 0;
+/** A fresh account at the peer for each test (the tests share the peer). */
+function nextAccount(overrides: { email?: string; email_verified?: boolean } = {}) {
+  accounts += 1;
+  peer.account = {
+    sub: `acme-${accounts}-${Date.now()}`,
+    email: `user${accounts}.${Date.now()}@example.com`,
+    email_verified: true,
+    name: "Ada",
+    ...overrides,
+  };
+  return peer.account;
+}
+
+async function tenantWithPeer(
+  settings: { allowLinking?: boolean; kind?: "oidc" | "google"; storeTokens?: boolean } = {},
+) {
+  const tenant = await createPublicTenant();
+  const kind = settings.kind ?? "oidc";
+  await createProvider(
+    tenant.id,
+    {
+      kind,
+      ...(kind === "oidc" ? { slug: "acme" } : {}),
+      clientId: peer.clientId,
+      clientSecret: peer.clientSecret,
+      options: { issuer: peer.issuer },
+      allowLinking: settings.allowLinking ?? false,
+      storeTokens: settings.storeTokens ?? false,
+    },
+    TEST_CONTEXT,
+  );
+  return tenant;
+}
+
+const exchange = (tenant: Tenant, value: string) =>
+  publicCall(token.POST, tenant, "POST", "/token", { body: { value } });
+
+/** Expects a redirect to `redirect_to` with Hanko's error query and no token; answers the query. */
+async function expectErrorRedirect(res: Response, error: string, description?: RegExp) {
+  expect(res.status, await res.clone().text()).toBe(302);
+  const location = new URL(res.headers.get("location")!);
+  expect(`${location.origin}${location.pathname}`).toBe(REDIRECT_TO);
+  expect(location.searchParams.get("hanko_token")).toBeNull();
+  expect(location.searchParams.get("error")).toBe(error);
+  if (description) expect(location.searchParams.get("error_description")).toMatch(description);
+  return location.searchParams;
+}
+
+async function userCount(tenantId: string) {
+  const db = await executor();
+  return (await db.select().from(users).where(eq(users.tenantId, tenantId))).length;
+}
+
+describe("third-party sign-in with an OpenID Connect provider", () => {
+  it("signs up on the first sign-in with PKCE, state and nonce, and the one-time token becomes a session", async () => {
+    const tenant = await tenantWithPeer();
+    const account = nextAccount();
+    const { start, cookie, callbackUrl } = await authorizeAtPeer(tenant, "acme");
+    // The cookie: HttpOnly, Lax, scoped to the tenant's third-party routes.
+    const setCookie = start.headers.getSetCookie().join("\n");
+    expect(setCookie).toMatch(
+      new RegExp(
+        `${BROWSER_COOKIE}=[A-Za-z0-9_-]{43}; Path=/t/${tenant.id}/thirdparty; Max-Age=600; HttpOnly; SameSite=Lax`,
+      ),
+    );
+    expect(start.headers.get("location")).not.toContain(peer.clientSecret);
+    // PKCE S256 and a nonce on the authorization request; the verifier on the token request.
+    const authorization = peer.authorizations.at(-1)!;
+    expect(authorization.get("code_challenge_method")).toBe("S256");
+    expect(authorization.get("code_challenge")).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(authorization.get("nonce")).toBeTruthy();
+    expect(authorization.get("state")).toBeTruthy();
+    expect(authorization.get("redirect_uri")).toBe(
+      `http://localhost:3000/t/${tenant.id}/thirdparty/callback`,
+    );
+    // Only the state's hash is stored.
+    const db = await executor();
+    const [state] = await db.select().from(thirdPartyStates).where(eq(thirdPartyStates.tenantId, tenant.id));
+    expect(state!.stateHash).toBe(sha256Hex(authorization.get("state")!));
+    expect(JSON.stringify(state)).not.toContain(authorization.get("nonce"));
+
+    const res = await callBack(tenant, callbackUrl, cookie);
+    expect(res.status, await res.clone().text()).toBe(302);
+    expect(peer.tokenRequests.at(-1)!.get("code_verifier")).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const location = new URL(res.headers.get("location")!);
+    expect(`${location.origin}${location.pathname}`).toBe(REDIRECT_TO);
+    const value = location.searchParams.get("hanko_token");
+    expect(value).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const session = await exchange(tenant, value!);
+    expect(session.status, await session.clone().text()).toBe(200);
+    expect((await validateSessionCookie(tenant, session)).session).toMatchObject({
+      is_valid: true,
+      claims: { amr: ["ext:acme"], email: { address: account.email, is_verified: true } },
+    });
+    const identity = await findIdentity(tenant.id, {
+      kind: "oauth",
+      providerId: "acme",
+      subject: account.sub,
+    });
+    expect(identity).toMatchObject({ email: account.email, emailVerified: true, tokensSealed: null });
+    expect(identity!.claims).toMatchObject({ name: "Ada" });
+    const [succeeded] = await auditEvents(tenant.id, "thirdparty.signin.succeeded");
+    expect(succeeded).toMatchObject({ details: { provider: "acme", outcome: "signed_up" } });
+    // The state is gone: used once.
+    expect(await db.select().from(thirdPartyStates).where(eq(thirdPartyStates.tenantId, tenant.id))).toEqual(
+      [],
+    );
+  });
+
+  it("signs the same user in again", async () => {
+    const tenant = await tenantWithPeer();
+    nextAccount();
+    const first = await signInThroughPeer(tenant, "acme");
+    const second = await signInThroughPeer(tenant, "acme");
+    const a = await (await exchange(tenant, first.location.searchParams.get("hanko_token")!)).json();
+    const b = await (await exchange(tenant, second.location.searchParams.get("hanko_token")!)).json();
+    expect(a).toEqual(b);
+    expect(await userCount(tenant.id)).toBe(1);
+    const outcomes = (await auditEvents(tenant.id, "thirdparty.signin.succeeded")).map(
+      (event) => (event.details as { outcome: string }).outcome,
+    );
+    expect(outcomes.sort()).toEqual(["signed_in", "signed_up"]);
+  });
+
+  it("stands in for Google through an issuer override (amr ext:google)", async () => {
+    const tenant = await tenantWithPeer({ kind: "google" });
+    nextAccount();
+    const { location } = await signInThroughPeer(tenant, "google");
+    const session = await exchange(tenant, location.searchParams.get("hanko_token")!);
+    expect((await validateSessionCookie(tenant, session)).session).toMatchObject({
+      claims: { amr: ["ext:google"] },
+    });
+  });
+
+  it("keeps the provider's tokens, sealed, only when the provider says so", async () => {
+    const tenant = await tenantWithPeer({ storeTokens: true });
+    const account = nextAccount();
+    await signInThroughPeer(tenant, "acme");
+    const identity = await findIdentity(tenant.id, {
+      kind: "oauth",
+      providerId: "acme",
+      subject: account.sub,
+    });
+    expect(identity!.tokensSealed).toMatch(/^v1\./);
+  });
+
+  it("answers the deprecated GET /thirdparty/auth the same way", async () => {
+    const tenant = await tenantWithPeer();
+    const res = await publicCall(
+      authRoute.GET,
+      tenant,
+      "GET",
+      `/thirdparty/auth?provider=acme&redirect_to=${encodeURIComponent(REDIRECT_TO)}`,
+    );
+    expect(res.status, await res.clone().text()).toBe(302);
+    expect(res.headers.get("location")).toContain(`${peer.issuer}/auth?`);
+    expect(res.headers.get("deprecation")).toBe("true");
+    expect(browserCookie(res)).toBeTruthy();
+  });
+
+  it("accepts the answer as a form post (response_mode=form_post)", async () => {
+    const tenant = await tenantWithPeer();
+    nextAccount();
+    const { cookie, callbackUrl } = await authorizeAtPeer(tenant, "acme");
+    const res = await publicCall(callbackRoute.POST, tenant, "POST", "/thirdparty/callback", {
+      body: callbackUrl.searchParams.toString(),
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie: `${BROWSER_COOKIE}=${cookie}` },
+    });
+    expect(res.status, await res.clone().text()).toBe(302);
+    expect(new URL(res.headers.get("location")!).searchParams.get("hanko_token")).toBeTruthy();
+  });
+});
+
+describe("state", () => {
+  it("is single use: a replayed callback is a 400 (nowhere safe to redirect)", async () => {
+    const tenant = await tenantWithPeer();
+    nextAccount();
+    const { cookie, callbackUrl } = await authorizeAtPeer(tenant, "acme");
+    expect((await callBack(tenant, callbackUrl, cookie)).status).toBe(302);
+    await expectPublicError(await callBack(tenant, callbackUrl, cookie), 400, /state/i, ["location"]);
+    const failed = await auditEvents(tenant.id, "thirdparty.signin.failed");
+    expect(failed[0]).toMatchObject({ details: { step: "callback" } });
+  });
+
+  it("refuses an unknown state and a missing one", async () => {
+    const tenant = await tenantWithPeer();
+    nextAccount();
+    const { cookie, callbackUrl } = await authorizeAtPeer(tenant, "acme");
+    const forged = new URL(callbackUrl);
+    forged.searchParams.set("state", "forged-state");
+    await expectPublicError(await callBack(tenant, forged, cookie), 400, /state/i, ["location"]);
+    const none = new URL(callbackUrl);
+    none.searchParams.delete("state");
+    await expectPublicError(await callBack(tenant, none, cookie), 400, /state/i, ["location"]);
+    // The real state is still usable.
+    expect(
+      new URL((await callBack(tenant, callbackUrl, cookie)).headers.get("location")!).searchParams.get(
+        "hanko_token",
+      ),
+    ).toBeTruthy();
+  });
+
+  it("is bound to the browser: no cookie, or another browser's cookie, fails (and burns the state)", async () => {
+    const tenant = await tenantWithPeer();
+    nextAccount();
+    const victim = await authorizeAtPeer(tenant, "acme");
+    await expectErrorRedirect(
+      await callBack(tenant, victim.callbackUrl),
+      "invalid_request",
+      /another browser/,
+    );
+    const attacker = await authorizeAtPeer(tenant, "acme");
+    const other = await authorizeAtPeer(tenant, "acme");
+    expect(attacker.cookie).not.toBe(other.cookie);
+    await expectErrorRedirect(await callBack(tenant, other.callbackUrl, attacker.cookie), "invalid_request");
+    await expectPublicError(await callBack(tenant, other.callbackUrl, other.cookie), 400);
+    expect(await userCount(tenant.id)).toBe(0);
+  });
+
+  it("reuses the browser's cookie for a second start (two tabs)", async () => {
+    const tenant = await tenantWithPeer();
+    nextAccount();
+    const first = await startAt(tenant, "acme");
+    const cookie = browserCookie(first)!;
+    const second = await startAt(tenant, "acme", REDIRECT_TO, cookie);
+    expect(browserCookie(second)).toBe(cookie);
+    const callbackUrl = await followPeer(first.headers.get("location")!);
+    expect(
+      new URL((await callBack(tenant, callbackUrl, cookie)).headers.get("location")!).searchParams.get(
+        "hanko_token",
+      ),
+    ).toBeTruthy();
+  });
+
+  it("expires", async () => {
+    const tenant = await tenantWithPeer();
+    nextAccount();
+    const { cookie, callbackUrl } = await authorizeAtPeer(tenant, "acme");
+    const db = await executor();
+    await db
+      .update(thirdPartyStates)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(eq(thirdPartyStates.tenantId, tenant.id));
+    await expectErrorRedirect(await callBack(tenant, callbackUrl, cookie), "invalid_request", /expired/);
+  });
+
+  it("belongs to its tenant: another tenant's callback refuses it and leaves it", async () => {
+    const tenant = await tenantWithPeer();
+    const other = await tenantWithPeer();
+    nextAccount();
+    const { cookie, callbackUrl } = await authorizeAtPeer(tenant, "acme");
+    await expectPublicError(await callBack(other, callbackUrl, cookie), 400, /state/i, ["location"]);
+    expect(
+      new URL((await callBack(tenant, callbackUrl, cookie)).headers.get("location")!).searchParams.get(
+        "hanko_token",
+      ),
+    ).toBeTruthy();
+  });
+
+  it("carries the PKCE verifier: a different one is refused by the provider", async () => {
+    const tenant = await tenantWithPeer();
+    nextAccount();
+    const { cookie, callbackUrl } = await authorizeAtPeer(tenant, "acme");
+    const stateHash = sha256Hex(callbackUrl.searchParams.get("state")!);
+    const db = await executor();
+    const [row] = await db.select().from(thirdPartyStates).where(eq(thirdPartyStates.stateHash, stateHash));
+    const nonce = peer.authorizations.at(-1)!.get("nonce");
+    const wrong = seal(
+      JSON.stringify({ verifier: "x".repeat(43), nonce }),
+      "third-party-state",
+      `${tenant.id}/${stateHash}`,
+    );
+    await db.update(thirdPartyStates).set({ secretsSealed: wrong }).where(eq(thirdPartyStates.id, row!.id));
+    await expectErrorRedirect(
+      await callBack(tenant, callbackUrl, cookie),
+      "invalid_request",
+      /invalid_grant/,
+    );
+    expect(await userCount(tenant.id)).toBe(0);
+  });
+});
+
+describe("ID token checks", () => {
+  const now = () => Math.floor(Date.now() / 1000);
+  const cases: [string, NonNullable<OidcPeer["tamperIdToken"]>][] = [
+    ["a nonce mismatch", (claims, sign) => sign({ ...claims, nonce: "not-the-nonce" })],
+    ["a wrong audience", (claims, sign) => sign({ ...claims, aud: "another-client" })],
+    ["an expired token", (claims, sign) => sign({ ...claims, iat: now() - 7200, exp: now() - 3600 })],
+    ["a signature by another key", (claims, sign) => sign(claims, { otherKey: true })],
+    ["another issuer", (claims, sign) => sign({ ...claims, iss: "https://evil.example" })],
+  ];
+  for (const [name, tamper] of cases) {
+    it(`refuses ${name}`, async () => {
+      const tenant = await tenantWithPeer();
+      nextAccount();
+      const { cookie, callbackUrl } = await authorizeAtPeer(tenant, "acme");
+      peer.tamperIdToken = tamper;
+      await expectErrorRedirect(await callBack(tenant, callbackUrl, cookie), "invalid_request");
+      expect(await userCount(tenant.id)).toBe(0);
+      const [failed] = await auditEvents(tenant.id, "thirdparty.signin.failed");
+      expect(failed).toMatchObject({ details: { provider: "acme", code: "THIRD_PARTY_PROVIDER_ERROR" } });
+    });
+  }
+});
+
+describe("accounts", () => {
+  it("never links on an unverified email, even with linking on", async () => {
+    const tenant = await tenantWithPeer({ allowLinking: true });
+    const existing = await createUserWithEmail(tenant, `taken.${Date.now()}@example.com`);
+    nextAccount({ email: (await emailOf(existing.id, tenant)) ?? "", email_verified: false });
+    const { res } = await signInThroughPeer(tenant, "acme");
+    await expectErrorRedirect(res, "unverified_email");
+    expect(await listIdentities(tenant.id, existing.id)).toEqual([]);
+  });
+
+  it("links to an existing user by a verified email when linking is on, refuses it when off", async () => {
+    const off = await tenantWithPeer({ allowLinking: false });
+    const address = `linked.${Date.now()}@example.com`;
+    const offUser = await createUserWithEmail(off, address);
+    nextAccount({ email: address, email_verified: true });
+    await expectErrorRedirect((await signInThroughPeer(off, "acme")).res, "user_conflict");
+    expect(await listIdentities(off.id, offUser.id)).toEqual([]);
+
+    await updateProvider(off.id, "acme", { allowLinking: true }, TEST_CONTEXT);
+    const { location } = await signInThroughPeer(off, "acme");
+    const session = await (await exchange(off, location.searchParams.get("hanko_token")!)).json();
+    expect(session).toEqual({ user_id: offUser.id });
+    expect(await listIdentities(off.id, offUser.id)).toHaveLength(1);
+  });
+
+  it("refuses a sign-up when the tenant disallows sign-ups", async () => {
+    const tenant = await createPublicTenant({ platform: { account: { allowSignup: false } } });
+    await createProvider(
+      tenant.id,
+      {
+        kind: "oidc",
+        slug: "acme",
+        clientId: peer.clientId,
+        clientSecret: peer.clientSecret,
+        options: { issuer: peer.issuer },
+      },
+      TEST_CONTEXT,
+    );
+    nextAccount();
+    await expectErrorRedirect((await signInThroughPeer(tenant, "acme")).res, "signup_disabled");
+  });
+
+  it("connects the provider to a signed-in user (link_user_id)", async () => {
+    const tenant = await tenantWithPeer();
+    const user = await createUserWithEmail(tenant);
+    const account = nextAccount();
+    const start = await startThirdPartySignIn(
+      tenant,
+      { provider: "acme", redirectTo: REDIRECT_TO, linkUserId: user.id },
+      TEST_CONTEXT,
+    );
+    const callbackUrl = await followPeer(start.redirectUrl);
+    const res = await callBack(tenant, callbackUrl, start.cookie.value);
+    const location = new URL(res.headers.get("location")!);
+    expect(await (await exchange(tenant, location.searchParams.get("hanko_token")!)).json()).toEqual({
+      user_id: user.id,
+    });
+    const [identity] = await listIdentities(tenant.id, user.id);
+    expect(identity).toMatchObject({ providerId: "acme", subject: account.sub });
+  });
+});
+
+describe("the provider's errors", () => {
+  it("user cancels: error=access_denied back to redirect_to", async () => {
+    const tenant = await tenantWithPeer();
+    nextAccount();
+    peer.refuseWith = "access_denied";
+    const { res } = await signInThroughPeer(tenant, "acme");
+    await expectErrorRedirect(res, "access_denied", /access_denied/);
+    const [failed] = await auditEvents(tenant.id, "thirdparty.signin.failed");
+    expect(failed).toMatchObject({ details: { code: "THIRD_PARTY_ACCESS_DENIED" } });
+  });
+
+  it("another error: invalid_request with the provider's code", async () => {
+    const tenant = await tenantWithPeer();
+    nextAccount();
+    peer.refuseWith = "temporarily_unavailable";
+    await expectErrorRedirect(
+      (await signInThroughPeer(tenant, "acme")).res,
+      "invalid_request",
+      /temporarily_unavailable/,
+    );
+  });
+});
+
+describe("GET /thirdparty/{provider}: bad input", () => {
+  it("refuses a redirect_to outside the tenant's origins and the provider's URLs (no open redirect)", async () => {
+    const tenant = await tenantWithPeer();
+    for (const target of [
+      "https://evil.example/after",
+      "http://localhost:3000.evil.test/after",
+      "http://user@localhost:3000/after",
+      "javascript:alert(1)",
+      "/relative",
+      "//evil.example/x",
+    ]) {
+      await expectPublicError(await startAt(tenant, "acme", target), 400, /redirect/i, [
+        "location",
+        "set-cookie",
+      ]);
+    }
+    const db = await executor();
+    expect(await db.select().from(thirdPartyStates).where(eq(thirdPartyStates.tenantId, tenant.id))).toEqual(
+      [],
+    );
+    const [failed] = await auditEvents(tenant.id, "thirdparty.signin.failed");
+    expect(failed).toMatchObject({ details: { code: "REDIRECT_NOT_ALLOWED", step: "start" } });
+    // A provider's allowed redirect URL: that path and below only.
+    await updateProvider(
+      tenant.id,
+      "acme",
+      { allowedRedirectUrls: ["https://app.example.com/auth"] },
+      TEST_CONTEXT,
+    );
+    expect((await startAt(tenant, "acme", "https://app.example.com/auth/done")).status).toBe(302);
+    await expectPublicError(await startAt(tenant, "acme", "https://app.example.com/other"), 400);
+  });
+
+  it("answers 404 for an unknown or disabled provider, 400 without redirect_to", async () => {
+    const tenant = await tenantWithPeer();
+    await expectPublicError(await startAt(tenant, "nope"), 404, undefined, ["location"]);
+    await updateProvider(tenant.id, "acme", { enabled: false }, TEST_CONTEXT);
+    await expectPublicError(await startAt(tenant, "acme"), 404, undefined, ["location"]);
+    await updateProvider(tenant.id, "acme", { enabled: true }, TEST_CONTEXT);
+    const res = await publicCall(
+      (await import("@/app/(public-api)/t/[tenantId]/thirdparty/[provider]/route")).GET,
+      tenant,
+      "GET",
+      "/thirdparty/acme",
+      {},
+      { provider: "acme" },
+    );
+    await expectPublicError(res, 400, undefined, ["location"]);
+  });
+
+  it("the POST callback wants a form", async () => {
+    const tenant = await tenantWithPeer();
+    const res = await publicCall(callbackRoute.POST, tenant, "POST", "/thirdparty/callback", {
+      body: { state: "x" },
+    });
+    await expectPublicError(res, 415);
+  });
+});
+
+async function emailOf(userId: string, tenant: Tenant): Promise<string | undefined> {
+  const { emails } = await import("@/lib/db/schema");
+  const db = await executor();
+  const [row] = await db.select().from(emails).where(eq(emails.userId, userId));
+  void tenant;
+  return row?.address;
+}
