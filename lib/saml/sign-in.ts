@@ -151,6 +151,8 @@ function attributeValue(
   return undefined;
 }
 
+const TRANSIENT = "urn:oasis:names:tc:SAML:2.0:nameid-format:transient";
+
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** Email, name and groups by the IdP's mapping (else the usual names); the NameID when it is an email. */
@@ -194,6 +196,8 @@ export async function completeSamlSignIn(
       throw invalid("SAMLResponse: must be a base64 SAML response");
     }
     const xml = Buffer.from(encoded, "base64").toString("utf8");
+    // No IdP sends a DTD; refusing it keeps entity tricks away from every XML parser on the way.
+    if (/<!DOCTYPE/i.test(xml)) throw invalid("SAMLResponse: a DOCTYPE is not allowed");
     const outer = outerResponse(xml);
     if (!outer.inResponseTo) throw invalid("the response has no InResponseTo (IdP-initiated sign-in is off)");
     const request = await consumeRequest(tenant.id, outer.inResponseTo);
@@ -248,6 +252,10 @@ async function verifyAndSignIn(
   });
   if (!fresh) throw new AppError("SAML_ASSERTION_REPLAYED", "this assertion was used already (replay)");
   if (!profile.nameID) throw invalid("the assertion has no NameID");
+  // A transient NameID changes at every sign-in: keyed on it, each sign-in would be a new identity.
+  if (verified.nameIdFormat === TRANSIENT) {
+    throw invalid("the IdP sends a transient NameID; configure a persistent, email or unspecified NameID");
+  }
   const mapped = mapAttributes(profile, idp.attributeMapping as AttributeMapping);
   const domain = mapped.email?.split("@")[1];
   const { user, outcome } = await signInWithIdentity(

@@ -3,8 +3,11 @@
 // IdP only (Sesame's side uses node-saml, which verifies everything itself).
 import { randomBytes } from "node:crypto";
 import { inflateRawSync } from "node:zlib";
-import * as samlify from "samlify";
+import * as samlifyModule from "samlify";
 import { createSelfSignedKeyPair, type KeyPair } from "@/lib/saml";
+
+// samlify is CommonJS: Node's ESM loader (Playwright) sees its getter exports only on `default`.
+const samlify = (samlifyModule as unknown as { default?: typeof samlifyModule }).default ?? samlifyModule;
 
 samlify.setSchemaValidator({ validate: async () => "skipped" });
 
@@ -24,6 +27,7 @@ export interface AuthnRequestSeen {
 /** What to put in (or change about) a response; the defaults make a valid one for the request. */
 export interface ResponseOptions {
   nameId?: string;
+  nameIdFormat?: string;
   attributes?: Record<string, string | string[]>;
   audience?: string;
   recipient?: string;
@@ -132,7 +136,7 @@ export async function createTestIdp(
         ConditionsNotBefore: (o.notBefore ?? new Date(now.getTime() - 1000)).toISOString(),
         ConditionsNotOnOrAfter: later.toISOString(),
         SubjectConfirmationDataNotOnOrAfter: later.toISOString(),
-        NameIDFormat: "urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress",
+        NameIDFormat: o.nameIdFormat ?? "urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress",
         NameID: o.nameId ?? "user@acme.test",
       };
       const fill = (template: string) => {

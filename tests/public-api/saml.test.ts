@@ -200,6 +200,11 @@ describe("SAML service provider", () => {
       ["a not yet valid assertion", { notBefore: new Date(Date.now() + 10 * 60_000) }, /not yet valid/i],
       ["another issuer", { issuer: "https://evil.test/idp" }, /Issuer/],
       [
+        "a transient NameID",
+        { nameIdFormat: "urn:oasis:names:tc:SAML:2.0:nameid-format:transient" },
+        /transient/,
+      ],
+      [
         "an assertion answering another request",
         { subjectInResponseTo: "_someotherrequest" },
         /InResponseTo/,
@@ -303,7 +308,7 @@ describe("SAML service provider", () => {
       expect(await identityCount(y.tenant.id)).toBe(0);
     });
 
-    it("bad input on the ACS: no SAMLResponse, not base64, not XML, JSON body", async () => {
+    it("bad input on the ACS: no SAMLResponse, not base64, not XML, JSON body, a DTD", async () => {
       const s = await setup();
       for (const form of [{}, { SAMLResponse: "%%%" }, { SAMLResponse: encodeResponse("not xml <") }]) {
         const res = await acs(s.tenant, form as Record<string, string>);
@@ -311,7 +316,15 @@ describe("SAML service provider", () => {
         expect(Object.keys(await res.json()).sort()).toEqual(["code", "message"]);
       }
       expect((await acs(s.tenant, { SAMLResponse: "x" }, "application/json")).status).toBe(415);
-      expect(await identityCount(s.tenant.id)).toBe(0);
+      // A DTD is refused before anything is parsed or taken: the request stays pending.
+      const request = await start(s);
+      const genuine = decodeResponse(await s.idp.respond(s.spMetadata, request));
+      const withDtd = genuine.replace("<samlp:Response", '<!DOCTYPE r [<!ENTITY e "x">]><samlp:Response');
+      const refused = await acs(s.tenant, { SAMLResponse: encodeResponse(withDtd) });
+      expect(refused.status).toBe(400);
+      expect((await refused.json()).message).toMatch(/DOCTYPE/);
+      expect((await acs(s.tenant, { SAMLResponse: encodeResponse(genuine) })).status).toBe(302);
+      expect(await identityCount(s.tenant.id)).toBe(1);
     });
   });
 
