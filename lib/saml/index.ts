@@ -23,7 +23,9 @@ export {
   REQUEST_TTL_SECONDS,
 } from "./service-provider";
 export {
+  SAML_BROWSER_COOKIE,
   SamlRedirectError,
+  type SamlStart,
   completeSamlSignIn,
   errorRedirectUrl,
   mapAttributes,

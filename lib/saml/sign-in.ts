@@ -2,6 +2,7 @@ import * as xpath from "xpath";
 import type { Profile } from "@node-saml/node-saml";
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { getConfig } from "@/lib/config";
+import { constantTimeEqual, randomToken, sha256Hex } from "@/lib/crypto";
 import { AppError } from "@/lib/errors";
 import { safeRedirect } from "@/lib/hosted/redirect";
 import { signInWithIdentity } from "@/lib/identities";
@@ -27,6 +28,20 @@ export class SamlRedirectError extends AppError {
 
 const SWEEP_EVERY = 64;
 
+/** The cookie that binds a started sign-in to the browser that started it. */
+export const SAML_BROWSER_COOKIE = "sesame_saml";
+const BROWSER_VALUE = /^[A-Za-z0-9_-]{43}$/;
+
+/** Where to send the browser, and the binding cookie to set on the way. */
+export interface SamlStart {
+  redirectUrl: string;
+  /**
+   * SameSite=None (hence Secure): the IdP's answer is a cross-site form POST, which a Lax cookie does not
+   * follow. Scoped to the tenant's SAML endpoints; lives as long as a request.
+   */
+  cookie: { name: string; value: string; maxAgeSeconds: number; path: string; sameSite: "none" };
+}
+
 /** An absolute URL the tenant allows as a destination, or REDIRECT_NOT_ALLOWED. */
 export function checkRedirect(tenant: Tenant, raw: string): string {
   const safe = safeRedirect(tenant, raw, "");
@@ -40,15 +55,22 @@ export function checkRedirect(tenant: Tenant, raw: string): string {
 
 /**
  * `GET /saml/sso`: the IdP for the email domain (or id) and the URL of an AuthnRequest to it (HTTP-Redirect,
- * signed when the IdP asks for it). The request id is stored with the tenant, the IdP and the checked
- * `redirect_to`, for REQUEST_TTL_SECONDS; the ACS takes it once.
+ * signed when the IdP asks for it). The request id is stored with the tenant, the IdP, the checked
+ * `redirect_to` and the hash of the browser's binding cookie, for REQUEST_TTL_SECONDS; the ACS takes it once.
  */
 export async function startSamlSignIn(
   tenant: Tenant,
-  input: { domain?: string | undefined; idpId?: string | undefined; redirectTo: string },
+  input: {
+    domain?: string | undefined;
+    idpId?: string | undefined;
+    redirectTo: string;
+    /** The binding cookie the browser already has (reused, so two tabs can sign in at once). */
+    browser?: string | undefined;
+  },
   context: AuditContext,
-): Promise<string> {
+): Promise<SamlStart> {
   return auditFailures(tenant.id, "saml.sso", context, async () => {
+    const browser = input.browser && BROWSER_VALUE.test(input.browser) ? input.browser : randomToken(32);
     const redirectTo = checkRedirect(tenant, input.redirectTo);
     const idp = input.idpId
       ? await selectProvider(tenant.id, input.idpId)
@@ -61,6 +83,7 @@ export async function startSamlSignIn(
           requestId,
           idpId: idp.id,
           redirectTo,
+          browserHash: sha256Hex(browser),
           ttlSeconds: REQUEST_TTL_SECONDS,
         });
         return { value, createdAt: Date.now() };
@@ -75,7 +98,16 @@ export async function startSamlSignIn(
       type: "saml.sso.started",
       details: { idp_id: idp.id, signed: idp.signRequests },
     });
-    return url;
+    return {
+      redirectUrl: url,
+      cookie: {
+        name: SAML_BROWSER_COOKIE,
+        value: browser,
+        maxAgeSeconds: REQUEST_TTL_SECONDS,
+        path: `/t/${tenant.id}/saml`,
+        sameSite: "none" as const,
+      },
+    };
   });
 }
 
@@ -177,7 +209,8 @@ const MAX_RESPONSE_CHARS = 512 * 1024;
 
 /**
  * `POST /saml/acs`: verifies the IdP's response and signs the user in. The outer InResponseTo names the
- * stored request of THIS tenant, which is taken once (DELETE … RETURNING) before node-saml runs; node-saml
+ * stored request of THIS tenant, which is taken once (DELETE … RETURNING) before node-saml runs, and must
+ * come from the browser that started it (`browser`: its binding cookie); node-saml
  * then checks the signatures (the assertion must be signed by the IdP's certificate), audience, times and
  * InResponseTo; {@link checkVerifiedAssertion} the rest, on the verified assertion only (no XML signature
  * wrapping: nothing is read from unsigned parts but the lookup key). The assertion id is recorded until it
@@ -188,6 +221,7 @@ const MAX_RESPONSE_CHARS = 512 * 1024;
 export async function completeSamlSignIn(
   tenant: Tenant,
   form: { SAMLResponse?: string | undefined; RelayState?: string | undefined },
+  browser: string | undefined,
   context: AuditContext,
 ): Promise<string> {
   return auditFailures(tenant.id, "saml.acs", context, async () => {
@@ -204,6 +238,10 @@ export async function completeSamlSignIn(
     if (!request)
       throw invalid("InResponseTo names no pending request of this tenant (unknown, used or expired)");
     try {
+      // Login CSRF: a valid response posted from another browser than the one that asked for it.
+      if (request.browserHash && !(browser && constantTimeEqual(sha256Hex(browser), request.browserHash))) {
+        throw invalid("the sign-in was started in another browser (or its cookie is missing)");
+      }
       return await verifyAndSignIn(tenant, request, encoded, outer.destination, context);
     } catch (error) {
       if (error instanceof AppError) throw new SamlRedirectError(request.redirectTo, error);

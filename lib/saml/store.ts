@@ -107,6 +107,7 @@ export async function insertRequest(values: {
   requestId: string;
   idpId: string;
   redirectTo: string;
+  browserHash: string;
   ttlSeconds: number;
 }): Promise<void> {
   const db = await executor();
@@ -115,6 +116,7 @@ export async function insertRequest(values: {
     requestId: values.requestId,
     idpId: values.idpId,
     redirectTo: values.redirectTo,
+    browserHash: values.browserHash,
     expiresAt: sql`now() + make_interval(secs => ${values.ttlSeconds})`,
   });
 }

@@ -51,22 +51,37 @@ async function setup(options: { allowLinking?: boolean; signRequests?: boolean }
   return { tenant, idp, provider, spMetadata: await res.text() };
 }
 
-const sso = (tenant: Tenant, query: Record<string, string>) =>
-  call(ssoRoute.GET, `/t/${tenant.id}/saml/sso?${new URLSearchParams(query)}`, {
-    params: { tenantId: tenant.id },
-  });
+/** The test's browser: its `sesame_saml` binding cookie per tenant (the cookie's path is the tenant's). */
+const jar = new Map<string, string>();
 
+async function sso(tenant: Tenant, query: Record<string, string>) {
+  const cookie = jar.get(tenant.id);
+  const res = await call(ssoRoute.GET, `/t/${tenant.id}/saml/sso?${new URLSearchParams(query)}`, {
+    params: { tenantId: tenant.id },
+    ...(cookie ? { headers: { cookie: `sesame_saml=${cookie}` } } : {}),
+  });
+  const set = /^sesame_saml=([^;]+)/.exec(res.headers.get("set-cookie") ?? "")?.[1];
+  if (set) jar.set(tenant.id, set);
+  return res;
+}
+
+/** Posts the IdP's form from the test's browser (its cookie), or from another (`cookie`: null or a value). */
 const acs = (
   tenant: Tenant,
   form: Record<string, string>,
-  contentType = "application/x-www-form-urlencoded",
-) =>
-  call(acsRoute.POST, `/t/${tenant.id}/saml/acs`, {
+  options: { contentType?: string; cookie?: string | null } = {},
+) => {
+  const cookie = options.cookie === undefined ? jar.get(tenant.id) : options.cookie;
+  return call(acsRoute.POST, `/t/${tenant.id}/saml/acs`, {
     method: "POST",
     params: { tenantId: tenant.id },
-    headers: { "content-type": contentType },
+    headers: {
+      "content-type": options.contentType ?? "application/x-www-form-urlencoded",
+      ...(cookie ? { cookie: `sesame_saml=${cookie}` } : {}),
+    },
     body: new URLSearchParams(form).toString(),
   });
+};
 
 /** Starts a sign-in at Sesame and returns the AuthnRequest the IdP receives. */
 async function start(s: Setup, redirectTo = APP) {
@@ -96,7 +111,7 @@ async function exchange(tenant: Tenant, location: string) {
 
 /** A failure redirect back to the app with Hanko's error parameters. */
 function expectErrorRedirect(res: Response, description?: RegExp) {
-  expect(res.status).toBe(303);
+  expect(res.status).toBe(302);
   const url = new URL(res.headers.get("location")!);
   expect(url.origin + url.pathname).toBe(APP);
   expect(url.searchParams.get("hanko_token")).toBeNull();
@@ -179,6 +194,20 @@ describe("SAML service provider", () => {
     await createUserWithEmail(s.tenant, "carol@acme.test");
     const { res } = await signIn(s, { nameId: "carol", attributes: { email: "carol@acme.test" } });
     expect(new URL(expectErrorRedirect(res).href).searchParams.get("error")).toBe("user_conflict");
+  });
+
+  it("binds the sign-in to the browser with a SameSite=None cookie on the tenant's SAML path, reused", async () => {
+    const s = await setup();
+    const first = await sso(s.tenant, { domain: "acme.test", redirect_to: APP });
+    const cookie = first.headers.get("set-cookie")!;
+    expect(cookie).toMatch(/^sesame_saml=[\w-]{43}; /);
+    expect(cookie).toContain(`Path=/t/${s.tenant.id}/saml`);
+    expect(cookie).toContain("Max-Age=600");
+    expect(cookie).toContain("HttpOnly");
+    expect(cookie).toContain("Secure");
+    expect(cookie).toContain("SameSite=None");
+    const second = await sso(s.tenant, { domain: "acme.test", redirect_to: APP });
+    expect(second.headers.get("set-cookie")).toBe(cookie);
   });
 
   it("signs AuthnRequests when the IdP asks for it", async () => {
@@ -280,6 +309,20 @@ describe("SAML service provider", () => {
       expect(await identityCount(s.tenant.id)).toBe(1);
     });
 
+    it("a response posted from another browser than the one that started the sign-in (login CSRF)", async () => {
+      const s = await setup();
+      const request = await start(s);
+      const SAMLResponse = await s.idp.respond(s.spMetadata, request);
+      expectErrorRedirect(await acs(s.tenant, { SAMLResponse }, { cookie: null }), /another browser/);
+      const again = await start(s);
+      const other = await s.idp.respond(s.spMetadata, again);
+      expectErrorRedirect(
+        await acs(s.tenant, { SAMLResponse: other }, { cookie: "A".repeat(43) }),
+        /another browser/,
+      );
+      expect(await identityCount(s.tenant.id)).toBe(0);
+    });
+
     it("an unknown InResponseTo (JSON: no way back is known)", async () => {
       const s = await setup();
       const request = await start(s);
@@ -315,7 +358,9 @@ describe("SAML service provider", () => {
         expect(res.status).toBe(400);
         expect(Object.keys(await res.json()).sort()).toEqual(["code", "message"]);
       }
-      expect((await acs(s.tenant, { SAMLResponse: "x" }, "application/json")).status).toBe(415);
+      expect((await acs(s.tenant, { SAMLResponse: "x" }, { contentType: "application/json" })).status).toBe(
+        415,
+      );
       // A DTD is refused before anything is parsed or taken: the request stays pending.
       const request = await start(s);
       const genuine = decodeResponse(await s.idp.respond(s.spMetadata, request));

@@ -59,7 +59,15 @@ export const samlSso = defineContract({
       message: "give exactly one of domain and idp_id",
     }),
   responses: {
-    "302": redirectResponse("To the identity provider"),
+    "302": {
+      ...redirectResponse("To the identity provider"),
+      headers: z.object({
+        Location: z.string().meta({ description: "The IdP's SSO URL with the AuthnRequest" }),
+        "Set-Cookie": z.string().meta({
+          description: "`sesame_saml`: binds the sign-in to this browser (HttpOnly, Secure, SameSite=None)",
+        }),
+      }),
+    },
     ...platformErrors(400, 404, 500),
   },
 });
@@ -73,14 +81,16 @@ export const samlAcs = defineContract({
   description:
     "The identity provider's HTTP-POST answer (form fields `SAMLResponse`, `RelayState`). The assertion " +
     "must be signed by the IdP's certificate, for this tenant's entity id and ACS URL, in time, answering " +
-    "a pending request of this tenant (once), and not seen before. On success the browser goes to the " +
+    "a pending request of this tenant (once) started by this browser (its `sesame_saml` cookie), and not " +
+    "seen before. On success the browser goes to the " +
     "request's `redirect_to` with `?hanko_token=…` (exchanged by the token_exchange flow or " +
     "`POST /token`); a failure after the request is known goes there with Hanko's `error` and " +
     "`error_description`, any other failure is a JSON error.",
   rateLimit: "saml",
   responses: {
-    "302": redirectResponse("Back to redirect_to with hanko_token"),
-    "303": redirectResponse("Back to redirect_to with error and error_description"),
+    "302": redirectResponse(
+      "Back to redirect_to with hanko_token, or with error and error_description after a failure",
+    ),
     ...platformErrors(400, 404, 413, 415, 500),
   },
 });

@@ -1,14 +1,14 @@
 import { samlAcs } from "@/lib/contracts/public/saml";
-import { route } from "@/lib/http";
-import { readFormBody, redirect } from "@/lib/http/form";
-import { completeSamlSignIn, errorRedirectUrl, SamlRedirectError } from "@/lib/saml";
+import { readFormBody, redirect, requestCookie, route } from "@/lib/http";
+import { completeSamlSignIn, errorRedirectUrl, SAML_BROWSER_COOKIE, SamlRedirectError } from "@/lib/saml";
 
 export const dynamic = "force-dynamic";
 
 /** IdP responses with many group attributes outgrow the JSON bodies' 64 KiB. */
 const MAX_FORM_BYTES = 768 * 1024;
 
-// POST /t/{tenantId}/saml/acs: the IdP's response → redirect_to with hanko_token (or error)
+// POST /t/{tenantId}/saml/acs: the IdP's response → redirect_to with hanko_token (or error). The binding
+// cookie is not cleared: other tabs may have sign-ins under way with it (it expires with the requests).
 export const POST = route(samlAcs, async ({ req, tenant, audit }) => {
   const form = await readFormBody(req, MAX_FORM_BYTES);
   try {
@@ -18,11 +18,12 @@ export const POST = route(samlAcs, async ({ req, tenant, audit }) => {
         SAMLResponse: form.get("SAMLResponse") ?? undefined,
         RelayState: form.get("RelayState") ?? undefined,
       },
+      requestCookie(req, SAML_BROWSER_COOKIE),
       audit,
     );
-    return redirect(location, 302);
+    return redirect(location);
   } catch (error) {
-    if (error instanceof SamlRedirectError) return redirect(errorRedirectUrl(error.redirectTo, error), 303);
+    if (error instanceof SamlRedirectError) return redirect(errorRedirectUrl(error.redirectTo, error));
     throw error;
   }
 });
