@@ -220,7 +220,8 @@ const MAX_RESPONSE_CHARS = 512 * 1024;
  */
 export async function completeSamlSignIn(
   tenant: Tenant,
-  form: { SAMLResponse?: string | undefined; RelayState?: string | undefined },
+  // RelayState is not read: the request id (InResponseTo) already names the stored request.
+  form: { SAMLResponse?: string | undefined },
   browser: string | undefined,
   context: AuditContext,
 ): Promise<string> {

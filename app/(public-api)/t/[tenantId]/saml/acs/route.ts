@@ -14,10 +14,7 @@ export const POST = route(samlAcs, async ({ req, tenant, audit }) => {
   try {
     const location = await completeSamlSignIn(
       tenant,
-      {
-        SAMLResponse: form.get("SAMLResponse") ?? undefined,
-        RelayState: form.get("RelayState") ?? undefined,
-      },
+      { SAMLResponse: form.get("SAMLResponse") ?? undefined },
       requestCookie(req, SAML_BROWSER_COOKIE),
       audit,
     );
