@@ -4,6 +4,7 @@ import { UAF_CLIENT_COMMANDS } from "./commands/uaf-client/commands";
 import { keyCreate, keyList, keyRevoke } from "./commands/key";
 import { operatorCreate, operatorList, operatorRecover, operatorRemove } from "./commands/operator";
 import { signingKeyList, signingKeyRotate } from "./commands/signing-key";
+import { samlAdd, samlList, samlRemove, samlUpdate } from "./commands/saml";
 import { tenantCreate, tenantList, tenantUpdate } from "./commands/tenant";
 import { THIRD_PARTY_COMMANDS } from "./commands/thirdparty";
 import type { Command } from "./commands/command";
@@ -23,6 +24,10 @@ const COMMANDS: Command[] = [
   operatorRemove,
   operatorRecover,
   ...THIRD_PARTY_COMMANDS,
+  samlList,
+  samlAdd,
+  samlUpdate,
+  samlRemove,
   ...UAF_CLIENT_COMMANDS,
 ];
 

@@ -25,11 +25,11 @@ export async function readJsonBody(req: Request): Promise<unknown> {
   }
 }
 
-function tooLarge(): AppError {
-  return new AppError("PAYLOAD_TOO_LARGE", `Request body exceeds ${MAX_BODY_BYTES} bytes`);
+function tooLarge(maxBytes = MAX_BODY_BYTES): AppError {
+  return new AppError("PAYLOAD_TOO_LARGE", `Request body exceeds ${maxBytes} bytes`);
 }
 
-async function readLimited(req: Request): Promise<string> {
+async function readLimited(req: Request, maxBytes = MAX_BODY_BYTES): Promise<string> {
   if (!req.body) return "";
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -38,9 +38,9 @@ async function readLimited(req: Request): Promise<string> {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
+    if (size > maxBytes) {
       await reader.cancel();
-      throw tooLarge();
+      throw tooLarge(maxBytes);
     }
     chunks.push(value);
   }
@@ -49,13 +49,16 @@ async function readLimited(req: Request): Promise<string> {
 
 const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(;.*)?$/i;
 
-/** Reads an HTML form body (a provider's `form_post` answer), with the JSON reader's size limit. */
-export async function readFormBody(req: Request): Promise<URLSearchParams> {
+/**
+ * Reads an HTML form body (a provider's `form_post` answer, a SAML response), with the JSON reader's size
+ * limit unless the caller allows more (SAML responses with many group attributes outgrow it).
+ */
+export async function readFormBody(req: Request, maxBytes = MAX_BODY_BYTES): Promise<URLSearchParams> {
   const declared = Number(req.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  if (declared > maxBytes) throw tooLarge(maxBytes);
   const type = req.headers.get("content-type");
   if (!type || !FORM_TYPE.test(type)) {
     throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Content-Type must be application/x-www-form-urlencoded");
   }
-  return new URLSearchParams(await readLimited(req));
+  return new URLSearchParams(await readLimited(req, maxBytes));
 }

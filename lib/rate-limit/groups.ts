@@ -28,6 +28,8 @@ export const GROUP_DEFAULTS: Readonly<Record<string, GroupLimit>> = {
   // Admin POST /webhooks/{id}/test and /webhooks/{id}/deliveries/{id}/replay: each queues a delivery
   // (an outbound request), so an admin key cannot turn Sesame into a request cannon.
   webhook: { points: 30, durationSeconds: 60 },
+  // GET /saml/sso (each stores a request) and POST /saml/acs (each verifies XML signatures).
+  saml: { points: 60, durationSeconds: 60 },
   // GET /thirdparty/{provider}, /thirdparty/auth and the callback: each start stores a state and asks the
   // provider's discovery document; each callback calls the provider's token endpoint.
   thirdparty: { points: 60, durationSeconds: 60 },

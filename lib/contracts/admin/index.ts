@@ -4,6 +4,7 @@ import * as credentials from "./credentials";
 import * as emails from "./emails";
 import * as otp from "./otp";
 import * as passwords from "./passwords";
+import * as saml from "./saml";
 import * as sessions from "./sessions";
 import * as status from "./status";
 import * as users from "./users";
@@ -17,6 +18,7 @@ export * from "./emails";
 export * from "./otp";
 export * from "./pagination";
 export * from "./passwords";
+export * from "./saml";
 export * from "./sessions";
 export * from "./status";
 export * from "./users";
@@ -42,5 +44,6 @@ export const ADMIN_CONTRACTS: Contract[] = [
   users,
   metadata,
   webhooks,
+  saml,
   thirdParty,
 ].flatMap((module) => Object.values(module).filter(isContract));

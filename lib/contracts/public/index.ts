@@ -2,6 +2,7 @@ import type { Contract } from "@/lib/http/contract";
 import * as emails from "./emails";
 import * as passcodes from "./passcodes";
 import * as passwords from "./passwords";
+import * as saml from "./saml";
 import * as sessions from "./sessions";
 import * as thirdParty from "./thirdparty";
 import * as token from "./token";
@@ -22,5 +23,6 @@ export const PUBLIC_CONTRACTS: Contract[] = [
   users,
   emails,
   passcodes,
+  saml,
   thirdParty,
 ].flatMap((module) => Object.values(module).filter(isContract));

@@ -177,6 +177,11 @@ export const samlRequests = pgTable(
       .notNull()
       .references(() => samlIdentityProviders.id, { onDelete: "cascade" }),
     redirectTo: text("redirect_to").notNull(),
+    /**
+     * SHA-256 (hex) of the binding cookie of the browser that started the sign-in: the response is
+     * accepted only from that browser (no login CSRF with an attacker's own valid response).
+     */
+    browserHash: text("browser_hash"),
     createdAt: timestamp("created_at", { withTimezone: true, precision: 6 }).notNull().defaultNow(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
   },

@@ -1,0 +1,1 @@
+ALTER TABLE "saml_requests" ADD COLUMN "browser_hash" text;

@@ -1,0 +1,348 @@
+import * as xpath from "xpath";
+import type { Profile } from "@node-saml/node-saml";
+import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
+import { getConfig } from "@/lib/config";
+import { constantTimeEqual, randomToken, sha256Hex } from "@/lib/crypto";
+import { AppError } from "@/lib/errors";
+import { safeRedirect } from "@/lib/hosted/redirect";
+import { signInWithIdentity } from "@/lib/identities";
+import { mintOneTimeToken } from "@/lib/one-time-tokens";
+import type { Tenant } from "@/lib/tenants";
+import { parseXml } from "./metadata";
+import { DEFAULT_ATTRIBUTES, findEnabledProviderForDomain, type AttributeMapping } from "./providers";
+import { CLOCK_SKEW_MS, REQUEST_TTL_SECONDS, samlClient, serviceProviderUrls } from "./service-provider";
+import { consumeRequest, insertAssertion, insertRequest, selectProvider, sweepExpired } from "./store";
+
+/**
+ * A failure after the browser's way back is known (the stored request's redirect_to): the route answers
+ * with a redirect carrying `error` and `error_description` instead of a JSON error.
+ */
+export class SamlRedirectError extends AppError {
+  constructor(
+    readonly redirectTo: string,
+    cause: AppError,
+  ) {
+    super(cause.code, cause.message, { details: cause.details, cause });
+  }
+}
+
+const SWEEP_EVERY = 64;
+
+/** The cookie that binds a started sign-in to the browser that started it. */
+export const SAML_BROWSER_COOKIE = "sesame_saml";
+const BROWSER_VALUE = /^[A-Za-z0-9_-]{43}$/;
+
+/** Where to send the browser, and the binding cookie to set on the way. */
+export interface SamlStart {
+  redirectUrl: string;
+  /**
+   * SameSite=None (hence Secure): the IdP's answer is a cross-site form POST, which a Lax cookie does not
+   * follow. Scoped to the tenant's SAML endpoints; lives as long as a request.
+   */
+  cookie: { name: string; value: string; maxAgeSeconds: number; path: string; sameSite: "none" };
+}
+
+/** An absolute URL the tenant allows as a destination, or REDIRECT_NOT_ALLOWED. */
+export function checkRedirect(tenant: Tenant, raw: string): string {
+  const safe = safeRedirect(tenant, raw, "");
+  if (!safe) {
+    throw new AppError("REDIRECT_NOT_ALLOWED", undefined, {
+      details: ["redirect_to: must be a URL on one of the tenant's origins"],
+    });
+  }
+  return new URL(safe, getConfig().baseUrl).href;
+}
+
+/**
+ * `GET /saml/sso`: the IdP for the email domain (or id) and the URL of an AuthnRequest to it (HTTP-Redirect,
+ * signed when the IdP asks for it). The request id is stored with the tenant, the IdP, the checked
+ * `redirect_to` and the hash of the browser's binding cookie, for REQUEST_TTL_SECONDS; the ACS takes it once.
+ */
+export async function startSamlSignIn(
+  tenant: Tenant,
+  input: {
+    domain?: string | undefined;
+    idpId?: string | undefined;
+    redirectTo: string;
+    /** The binding cookie the browser already has (reused, so two tabs can sign in at once). */
+    browser?: string | undefined;
+  },
+  context: AuditContext,
+): Promise<SamlStart> {
+  return auditFailures(tenant.id, "saml.sso", context, async () => {
+    const browser = input.browser && BROWSER_VALUE.test(input.browser) ? input.browser : randomToken(32);
+    const redirectTo = checkRedirect(tenant, input.redirectTo);
+    const idp = input.idpId
+      ? await selectProvider(tenant.id, input.idpId)
+      : await findEnabledProviderForDomain(tenant.id, input.domain ?? "");
+    if (!idp || !idp.enabled) throw new AppError("SAML_PROVIDER_NOT_FOUND");
+    const saml = await samlClient(tenant.id, idp, {
+      saveAsync: async (requestId, value) => {
+        await insertRequest({
+          tenantId: tenant.id,
+          requestId,
+          idpId: idp.id,
+          redirectTo,
+          browserHash: sha256Hex(browser),
+          ttlSeconds: REQUEST_TTL_SECONDS,
+        });
+        return { value, createdAt: Date.now() };
+      },
+      getAsync: async () => null,
+      removeAsync: async () => null,
+    });
+    const url = await saml.getAuthorizeUrlAsync("", undefined, {});
+    if (Math.random() * SWEEP_EVERY < 1) await sweepExpired();
+    await recordAuditEvent(tenant.id, {
+      ...context,
+      type: "saml.sso.started",
+      details: { idp_id: idp.id, signed: idp.signRequests },
+    });
+    return {
+      redirectUrl: url,
+      cookie: {
+        name: SAML_BROWSER_COOKIE,
+        value: browser,
+        maxAgeSeconds: REQUEST_TTL_SECONDS,
+        path: `/t/${tenant.id}/saml`,
+        sameSite: "none" as const,
+      },
+    };
+  });
+}
+
+const invalid = (detail: string) => new AppError("SAML_RESPONSE_INVALID", undefined, { details: [detail] });
+
+/** The outer Response's InResponseTo, read before any check only to find the stored request. */
+function outerResponse(xml: string): { inResponseTo: string | undefined; destination: string | undefined } {
+  const document = parseXml(xml);
+  if (!document) throw invalid("SAMLResponse: not well-formed XML");
+  const attribute = (name: string) =>
+    (xpath.select1(`/*[local-name()='Response']/@${name}`, document as unknown as Node) as Attr | undefined)
+      ?.value;
+  return { inResponseTo: attribute("InResponseTo"), destination: attribute("Destination") };
+}
+
+type XmlJs = { $?: Record<string, string>; _?: string; [child: string]: unknown };
+const children = (node: XmlJs | undefined, name: string): XmlJs[] =>
+  (node?.[name] as XmlJs[] | undefined) ?? [];
+
+/**
+ * The checks node-saml leaves to its caller, on the assertion it verified (never on the raw document):
+ * the issuer is the IdP's entity id, a bearer SubjectConfirmation names our ACS as Recipient and answers
+ * our request, and the assertion has an ID. Returns the ID and how long to remember it.
+ */
+function checkVerifiedAssertion(
+  profile: Profile,
+  expected: { issuer: string; acsUrl: string; requestId: string },
+): { assertionId: string; expiresAt: Date; nameIdFormat: string | undefined } {
+  const assertion = (profile.getAssertion?.() as { Assertion?: XmlJs } | undefined)?.Assertion;
+  if (!assertion) throw invalid("no verified assertion");
+  const issuer = children(assertion, "Issuer")[0]?._?.trim();
+  if (issuer !== expected.issuer) throw invalid("the assertion's Issuer is not the identity provider");
+  const assertionId = assertion.$?.ID;
+  if (!assertionId) throw invalid("the assertion has no ID");
+  const subject = children(assertion, "Subject")[0];
+  const confirmations = children(subject, "SubjectConfirmation").filter(
+    (confirmation) => confirmation.$?.Method === "urn:oasis:names:tc:SAML:2.0:cm:bearer",
+  );
+  const data = confirmations.flatMap((confirmation) => children(confirmation, "SubjectConfirmationData"));
+  if (!data.some((entry) => entry.$?.Recipient === expected.acsUrl)) {
+    throw invalid("the assertion's Recipient is not this tenant's ACS URL");
+  }
+  if (!data.some((entry) => entry.$?.InResponseTo === expected.requestId)) {
+    throw invalid("the assertion does not answer this request (SubjectConfirmationData InResponseTo)");
+  }
+  const times = [
+    children(assertion, "Conditions")[0]?.$?.NotOnOrAfter,
+    ...data.map((entry) => entry.$?.NotOnOrAfter),
+  ]
+    .map((value) => (value ? Date.parse(value) : NaN))
+    .filter((value) => Number.isFinite(value));
+  // Remembered until the assertion could no longer pass (plus the skew); at most a day.
+  const until = Math.min(
+    (times.length ? Math.max(...times) : Date.now() + REQUEST_TTL_SECONDS * 1000) + CLOCK_SKEW_MS,
+    Date.now() + 86_400_000,
+  );
+  return { assertionId, expiresAt: new Date(until), nameIdFormat: profile.nameIDFormat || undefined };
+}
+
+function firstValue(value: unknown): string | undefined {
+  const first = Array.isArray(value) ? value[0] : value;
+  return typeof first === "string" && first.trim() !== "" ? first.trim() : undefined;
+}
+
+function attributeValue(
+  attributes: Record<string, unknown>,
+  configured: string | undefined,
+  defaults: readonly string[],
+): unknown {
+  for (const name of configured ? [configured] : defaults) {
+    if (attributes[name] !== undefined) return attributes[name];
+  }
+  return undefined;
+}
+
+const TRANSIENT = "urn:oasis:names:tc:SAML:2.0:nameid-format:transient";
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Email, name and groups by the IdP's mapping (else the usual names); the NameID when it is an email. */
+export function mapAttributes(profile: Profile, mapping: AttributeMapping) {
+  const attributes = (profile.attributes as Record<string, unknown> | undefined) ?? {};
+  let email = firstValue(attributeValue(attributes, mapping.email, DEFAULT_ATTRIBUTES.email));
+  if (!email && EMAIL.test(profile.nameID ?? "")) email = profile.nameID;
+  let name = firstValue(attributeValue(attributes, mapping.name, DEFAULT_ATTRIBUTES.name));
+  if (!name && !mapping.name) {
+    const given = firstValue(attributeValue(attributes, undefined, DEFAULT_ATTRIBUTES.givenName));
+    const family = firstValue(attributeValue(attributes, undefined, DEFAULT_ATTRIBUTES.familyName));
+    name = [given, family].filter(Boolean).join(" ") || undefined;
+  }
+  const rawGroups = attributeValue(attributes, mapping.groups, DEFAULT_ATTRIBUTES.groups);
+  const groups = (Array.isArray(rawGroups) ? rawGroups : rawGroups === undefined ? [] : [rawGroups]).filter(
+    (group): group is string => typeof group === "string",
+  );
+  return { email: email && EMAIL.test(email) ? email.toLowerCase() : undefined, name, groups };
+}
+
+const MAX_RESPONSE_CHARS = 512 * 1024;
+
+/**
+ * `POST /saml/acs`: verifies the IdP's response and signs the user in. The outer InResponseTo names the
+ * stored request of THIS tenant, which is taken once (DELETE … RETURNING) before node-saml runs, and must
+ * come from the browser that started it (`browser`: its binding cookie); node-saml
+ * then checks the signatures (the assertion must be signed by the IdP's certificate), audience, times and
+ * InResponseTo; {@link checkVerifiedAssertion} the rest, on the verified assertion only (no XML signature
+ * wrapping: nothing is read from unsigned parts but the lookup key). The assertion id is recorded until it
+ * expires (SAML_ASSERTION_REPLAYED on a second use). Then the identity signs in (JIT sign-up, linking
+ * by an email of the IdP's domains) and a one-time token (amr `ext:saml`) goes back to `redirect_to`.
+ * Returns the URL to send the browser to; failures after the request was found are SamlRedirectError.
+ */
+export async function completeSamlSignIn(
+  tenant: Tenant,
+  // RelayState is not read: the request id (InResponseTo) already names the stored request.
+  form: { SAMLResponse?: string | undefined },
+  browser: string | undefined,
+  context: AuditContext,
+): Promise<string> {
+  return auditFailures(tenant.id, "saml.acs", context, async () => {
+    const encoded = form.SAMLResponse?.replace(/\s+/g, "") ?? "";
+    if (!encoded || encoded.length > MAX_RESPONSE_CHARS || !/^[A-Za-z0-9+/]+=*$/.test(encoded)) {
+      throw invalid("SAMLResponse: must be a base64 SAML response");
+    }
+    const xml = Buffer.from(encoded, "base64").toString("utf8");
+    // No IdP sends a DTD; refusing it keeps entity tricks away from every XML parser on the way.
+    if (/<!DOCTYPE/i.test(xml)) throw invalid("SAMLResponse: a DOCTYPE is not allowed");
+    const outer = outerResponse(xml);
+    if (!outer.inResponseTo) throw invalid("the response has no InResponseTo (IdP-initiated sign-in is off)");
+    const request = await consumeRequest(tenant.id, outer.inResponseTo);
+    if (!request)
+      throw invalid("InResponseTo names no pending request of this tenant (unknown, used or expired)");
+    try {
+      // Login CSRF: a valid response posted from another browser than the one that asked for it.
+      if (request.browserHash && !(browser && constantTimeEqual(sha256Hex(browser), request.browserHash))) {
+        throw invalid("the sign-in was started in another browser (or its cookie is missing)");
+      }
+      return await verifyAndSignIn(tenant, request, encoded, outer.destination, context);
+    } catch (error) {
+      if (error instanceof AppError) throw new SamlRedirectError(request.redirectTo, error);
+      throw error;
+    }
+  });
+}
+
+async function verifyAndSignIn(
+  tenant: Tenant,
+  request: { requestId: string; idpId: string; redirectTo: string; createdAt: Date },
+  encoded: string,
+  destination: string | undefined,
+  context: AuditContext,
+): Promise<string> {
+  const idp = await selectProvider(tenant.id, request.idpId);
+  if (!idp || !idp.enabled) throw new AppError("SAML_PROVIDER_NOT_FOUND");
+  const { acsUrl } = serviceProviderUrls(tenant.id);
+  // Destination sits on the (often unsigned) Response; a wrong one is refused all the same.
+  if (destination !== undefined && destination !== acsUrl) {
+    throw invalid("the response's Destination is not this tenant's ACS URL");
+  }
+  const saml = await samlClient(tenant.id, idp, {
+    // Only the request this response was matched to is known to node-saml; it is already taken.
+    getAsync: async (key) => (key === request.requestId ? request.createdAt.toISOString() : null),
+    saveAsync: async () => null,
+    removeAsync: async () => null,
+  });
+  let profile: Profile | null;
+  try {
+    ({ profile } = await saml.validatePostResponseAsync({ SAMLResponse: encoded }));
+  } catch (error) {
+    throw invalid(error instanceof Error ? error.message : "the response did not verify");
+  }
+  if (!profile) throw invalid("the response carries no assertion");
+  const verified = checkVerifiedAssertion(profile, {
+    issuer: idp.entityId,
+    acsUrl,
+    requestId: request.requestId,
+  });
+  const fresh = await insertAssertion({
+    tenantId: tenant.id,
+    idpId: idp.id,
+    assertionId: verified.assertionId,
+    expiresAt: verified.expiresAt,
+  });
+  if (!fresh) throw new AppError("SAML_ASSERTION_REPLAYED", "this assertion was used already (replay)");
+  if (!profile.nameID) throw invalid("the assertion has no NameID");
+  // A transient NameID changes at every sign-in: keyed on it, each sign-in would be a new identity.
+  if (verified.nameIdFormat === TRANSIENT) {
+    throw invalid("the IdP sends a transient NameID; configure a persistent, email or unspecified NameID");
+  }
+  const mapped = mapAttributes(profile, idp.attributeMapping as AttributeMapping);
+  const domain = mapped.email?.split("@")[1];
+  const { user, outcome } = await signInWithIdentity(
+    tenant,
+    {
+      kind: "saml",
+      providerId: idp.id,
+      subject: profile.nameID,
+      email: mapped.email ?? null,
+      // The IdP vouches only for addresses of the domains it was configured to serve.
+      emailVerified: domain !== undefined && idp.domains.includes(domain),
+      claims: {
+        issuer: idp.entityId,
+        ...(verified.nameIdFormat ? { name_id_format: verified.nameIdFormat } : {}),
+        ...(mapped.name ? { name: mapped.name } : {}),
+        ...(mapped.groups.length ? { groups: mapped.groups } : {}),
+      },
+    },
+    { allowLinking: idp.allowLinking },
+    context,
+  );
+  const token = await mintOneTimeToken(tenant, user.id, { amr: ["ext:saml"] });
+  await recordAuditEvent(tenant.id, {
+    ...context,
+    actor: user.id,
+    type: "saml.acs.succeeded",
+    details: { idp_id: idp.id, outcome, assertion_id: verified.assertionId },
+  });
+  const location = new URL(request.redirectTo);
+  location.searchParams.set("hanko_token", token);
+  return location.href;
+}
+
+/** Hanko's `error` values of a failed third-party or SAML login, by Sesame's code. */
+const HANKO_ERRORS: Partial<Record<string, string>> = {
+  THIRD_PARTY_EMAIL_UNVERIFIED: "unverified_email",
+  THIRD_PARTY_LINKING_DISABLED: "user_conflict",
+  THIRD_PARTY_EMAIL_MISSING: "invalid_request",
+  SIGN_UP_DISABLED: "signup_disabled",
+  SAML_PROVIDER_NOT_FOUND: "invalid_request",
+  SAML_RESPONSE_INVALID: "invalid_request",
+  SAML_ASSERTION_REPLAYED: "invalid_request",
+};
+
+/** `redirectTo` with Hanko's `error` and `error_description` for a failed login. */
+export function errorRedirectUrl(redirectTo: string, error: AppError): string {
+  const url = new URL(redirectTo);
+  url.searchParams.set("error", HANKO_ERRORS[error.code] ?? "server_error");
+  url.searchParams.set("error_description", error.details[0] ?? error.message);
+  return url.href;
+}
