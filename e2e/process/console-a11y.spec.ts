@@ -56,6 +56,11 @@ async function check(page: Page, name: string, url: string): Promise<void> {
 test("every console page is accessible and fits a phone, in light and dark", async ({ browser }) => {
   test.setTimeout(180_000);
   const user = await admin("POST", "/users", { emails: [{ address: "ada@example.com", is_primary: true }] });
+  await admin("POST", "/thirdparty/providers", {
+    kind: "github",
+    client_id: "gh-client",
+    client_secret: "s3cret-s3cret",
+  });
   const context = await browser.newContext();
   const page = await pageWithAuthenticator(context);
 
@@ -75,6 +80,7 @@ test("every console page is accessible and fits a phone, in light and dark", asy
     ["keys", `${tenant}/keys`],
     ["users", `${tenant}/users`],
     ["user", `${tenant}/users/${String(user.id)}`],
+    ["sign-in-providers", `${tenant}/sign-in`],
     ["webhooks", `${tenant}/webhooks`],
     ["audit", `${tenant}/audit`],
     ["analytics", `${tenant}/analytics`],

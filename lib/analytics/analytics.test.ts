@@ -73,6 +73,18 @@ describe("analytics rollup", () => {
     expect(result.adoption).toEqual({ activeUsers: 0, withPasskey: 0, share: null });
   });
 
+  it("counts third-party and SAML sign-ups and refused sign-ins, not refused starts or links", async () => {
+    const { tenant } = await createTestTenant();
+    await recordAuditEvent(tenant.id, { type: "identity.created", details: { signup: true } });
+    await recordAuditEvent(tenant.id, { type: "identity.linked", details: {} });
+    await recordAuditEvent(tenant.id, { type: "thirdparty.signin.failed", details: { step: "callback" } });
+    await recordAuditEvent(tenant.id, { type: "thirdparty.signin.failed", details: { step: "start" } });
+    await recordAuditEvent(tenant.id, { type: "saml.acs.failed", details: {} });
+    const { from, to } = lastDays(30);
+    const result = await tenantAnalytics(tenant.id, { from, to, bucket: "day" });
+    expect(result.totals).toMatchObject({ signups: 1, failedLogins: 2 });
+  });
+
   it("sums days into weeks (from Monday) and months", async () => {
     const { tenant } = await createTestTenant();
     const on = (day: string) => new Date(`${day}T12:00:00Z`);

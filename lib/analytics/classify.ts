@@ -34,6 +34,7 @@ const FAILED_LOGINS = new Set([
   "password.login.failed", // public API
   "password.verify.failed", // flow API
   "passcode.check.failed", // flow API
+  "saml.acs.failed", // SAML: a response refused at the ACS
 ]);
 
 /** The login method of a session's `amr`: its first factor. */
@@ -54,11 +55,17 @@ function methodOf(amr: unknown): LoginMethod | undefined {
  *   each login counts once whatever surface or flow led to it; impersonation (`amr: []`) and a sign-up
  *   without verification (no `amr`) are none. The Passkey API issues no sessions: its logins are
  *   `passkey.login.finalize.succeeded`, whose actor is the relying party's user id (`external:<id>`).
- * - Failed logins: {@link FAILED_LOGINS}.
+ * - A sign-up through a third-party or SAML provider is `identity.created` with `details.signup`.
+ * - Failed logins: {@link FAILED_LOGINS}, and third-party sign-ins refused at the callback.
  */
 export function classifyEvent(event: ClassifiedEvent): Counted | undefined {
   const { type, details = {} } = event;
   if (type === "user.signup.succeeded") return details.again === true ? undefined : { metric: "signup" };
+  // A first sign-in through a third-party or SAML provider that created the user (lib/identities).
+  if (type === "identity.created") return details.signup === true ? { metric: "signup" } : undefined;
+  // A third-party sign-in refused on the way back (a refused start is not a login attempt).
+  if (type === "thirdparty.signin.failed")
+    return details.step === "callback" ? { metric: "login.failed" } : undefined;
   if (type === "session.created") {
     if (event.impersonatedBy || details.impersonated_user_id) return undefined;
     const method = methodOf(details.amr);

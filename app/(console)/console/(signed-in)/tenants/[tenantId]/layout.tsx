@@ -29,6 +29,7 @@ export default async function TenantLayout({
           { href: base, label: "Settings" },
           { href: `${base}/keys`, label: "API & signing keys" },
           { href: `${base}/users`, label: "Users" },
+          { href: `${base}/sign-in`, label: "Sign-in providers" },
           { href: `${base}/webhooks`, label: "Webhooks" },
           { href: `${base}/audit`, label: "Audit log" },
           { href: `${base}/analytics`, label: "Analytics" },
