@@ -3,7 +3,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type CDPSession, type Locator, type Page } from "@playwright/test";
+import { expect, type Browser, type CDPSession, type Locator, type Page } from "@playwright/test";
+import type { RecordedHankoEvent } from "@/app/(examples)/examples/hanko-elements/hanko-elements-demo";
+import type { RecordedSesameEvent } from "@/app/(examples)/examples/sesame-elements/sesame-elements-demo";
 import { codeIn, startSmtpServer, type TestSmtpServer } from "@/tests/helpers/smtp";
 import { freePort } from "../../scripts/lib/postgres";
 import { SERVER, startProcess, type ServerProcess } from "./server-process";
@@ -158,3 +160,25 @@ export const passkeysOf = (page: Page, tenantId: string) =>
     if (!res.ok) throw new Error(`${url}: ${res.status}`);
     return (await res.json()) as { id: string; name?: string | null }[];
   }, `/t/${tenantId}/webauthn/credentials`);
+
+/** A page in a browser context of its own (no cookies, no storage): a second device. */
+export async function freshPage(browser: Browser): Promise<Page> {
+  return (await browser.newContext()).newPage();
+}
+
+/** How many `type` events the hanko-elements demo page has recorded since it loaded. */
+export const hankoEventCount = (page: Page, type: string) =>
+  page.evaluate(
+    (wanted) =>
+      ((window as { __hankoEvents?: RecordedHankoEvent[] }).__hankoEvents ?? []).filter(
+        (event) => event.type === wanted,
+      ).length,
+    type,
+  );
+
+/** The sesame-elements demo page's recorded events of one type (`sesame-auth-success` …), with details. */
+export const sesameEventsOf = (page: Page, type: string) =>
+  page.evaluate(
+    (wanted) => (window.__sesameEvents ?? []).filter((event: RecordedSesameEvent) => event.type === wanted),
+    type,
+  );

@@ -1,6 +1,6 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import type { RecordedHankoEvent } from "@/app/(examples)/examples/hanko-elements/hanko-elements-demo";
 import {
+  hankoEventCount,
   addAuthenticator,
   mailedCode,
   passkeysOf,
@@ -40,16 +40,6 @@ test.afterAll(async () => {
   await journey?.stop();
 });
 
-/** How many `type` events the page has recorded since it loaded. */
-const eventCount = (page: Page, type: string) =>
-  page.evaluate(
-    (wanted) =>
-      ((window as { __hankoEvents?: RecordedHankoEvent[] }).__hankoEvents ?? []).filter(
-        (event) => event.type === wanted,
-      ).length,
-    type,
-  );
-
 /** The flow states the element has reached since the page loaded (`hanko-after-state-change`). */
 const statesSeen = (page: Page) =>
   page.evaluate(() =>
@@ -77,7 +67,7 @@ const listPasskeys = (page: Page) => passkeysOf(page, tenantId);
 
 /** Expects the `count`-th `hanko-session-created` and a valid session for `userId` (when known). */
 async function expectSignedIn(page: Page, count: number, userId?: string): Promise<SessionValidation> {
-  await expect.poll(() => eventCount(page, "hanko-session-created")).toBe(count);
+  await expect.poll(() => hankoEventCount(page, "hanko-session-created")).toBe(count);
   const body = await validateSession(page);
   expect(body.is_valid).toBe(true);
   expect(body.claims?.subject).toMatch(/^[0-9a-f-]{36}$/);
@@ -89,7 +79,7 @@ async function expectSignedIn(page: Page, count: number, userId?: string): Promi
 async function logOut(page: Page, count: number): Promise<void> {
   await page.getByRole("button", { name: "Log out" }).click();
   await expect(page.getByRole("status")).toHaveText("Logged out");
-  await expect.poll(() => eventCount(page, "hanko-user-logged-out")).toBe(count);
+  await expect.poll(() => hankoEventCount(page, "hanko-user-logged-out")).toBe(count);
   expect((await validateSession(page)).is_valid).toBe(false);
 }
 

@@ -2,11 +2,16 @@ import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { expect, test, type Browser, type Page } from "@playwright/test";
-import type { RecordedHankoEvent } from "@/app/(examples)/examples/hanko-elements/hanko-elements-demo";
-import type { RecordedSesameEvent } from "@/app/(examples)/examples/sesame-elements/sesame-elements-demo";
+import { expect, test, type Page } from "@playwright/test";
 import { createTestIdp, type TestIdp } from "@/tests/helpers/saml-idp";
-import { sessionOf, startJourneyServer, type JourneyServer } from "./browser-journey";
+import {
+  freshPage,
+  hankoEventCount,
+  sesameEventsOf,
+  sessionOf,
+  startJourneyServer,
+  type JourneyServer,
+} from "./browser-journey";
 
 /**
  * SAML single sign-on in Chromium: a samlify IdP in this process (HTTP on loopback) answers Sesame's
@@ -74,25 +79,6 @@ test.afterAll(async () => {
 
 const validateSession = (page: Page) => sessionOf(page, journey.tenantId);
 
-async function freshPage(browser: Browser): Promise<Page> {
-  return (await browser.newContext()).newPage();
-}
-
-const hankoEvents = (page: Page, type: string) =>
-  page.evaluate(
-    (wanted) =>
-      ((window as { __hankoEvents?: RecordedHankoEvent[] }).__hankoEvents ?? []).filter(
-        (event) => event.type === wanted,
-      ).length,
-    type,
-  );
-
-const sesameEvents = (page: Page, type: string) =>
-  page.evaluate(
-    (wanted) => (window.__sesameEvents ?? []).filter((event: RecordedSesameEvent) => event.type === wanted),
-    type,
-  );
-
 /** Types the address, continues, and waits until the browser is back on `pageUrl` from the IdP. */
 async function throughIdp(page: Page, element: string, pageUrl: string, email: string): Promise<void> {
   const auth = page.locator(element);
@@ -115,7 +101,7 @@ test("<hanko-auth> 2.7.0: an SSO-domain address signs up, then signs in, at the 
       const page = await freshPage(browser);
       await page.goto(pageUrl);
       await throughIdp(page, "hanko-auth", pageUrl, nextUser.email);
-      await expect.poll(() => hankoEvents(page, "hanko-session-created"), { timeout: 15_000 }).toBe(1);
+      await expect.poll(() => hankoEventCount(page, "hanko-session-created"), { timeout: 15_000 }).toBe(1);
       const session = await validateSession(page);
       expect(session).toMatchObject({ is_valid: true, claims: { amr: ["ext:saml"] } });
       expect(session.claims?.email?.address).toBe(nextUser.email);
@@ -135,9 +121,9 @@ test("<sesame-auth>: an SSO-domain address signs in at the IdP", async ({ browse
   await page.goto(pageUrl);
   await throughIdp(page, "sesame-auth", pageUrl, nextUser.email);
   await expect
-    .poll(async () => (await sesameEvents(page, "sesame-auth-success")).length, { timeout: 15_000 })
+    .poll(async () => (await sesameEventsOf(page, "sesame-auth-success")).length, { timeout: 15_000 })
     .toBe(1);
-  const [success] = await sesameEvents(page, "sesame-auth-success");
+  const [success] = await sesameEventsOf(page, "sesame-auth-success");
   expect(success!.detail).toMatchObject({ method: "ext:saml" });
   expect(await validateSession(page)).toMatchObject({ is_valid: true, claims: { amr: ["ext:saml"] } });
   await page.context().close();

@@ -1,10 +1,16 @@
 import fs from "node:fs";
 import path from "node:path";
-import { expect, test, type Browser, type Locator, type Page } from "@playwright/test";
-import type { RecordedHankoEvent } from "@/app/(examples)/examples/hanko-elements/hanko-elements-demo";
-import type { RecordedSesameEvent } from "@/app/(examples)/examples/sesame-elements/sesame-elements-demo";
+import { expect, test, type Locator, type Page } from "@playwright/test";
 import { startOidcPeer, type OidcPeer } from "@/tests/helpers/oidc-peer";
-import { expectAccessible, sessionOf, startJourneyServer, type JourneyServer } from "./browser-journey";
+import {
+  expectAccessible,
+  freshPage,
+  hankoEventCount,
+  sesameEventsOf,
+  sessionOf,
+  startJourneyServer,
+  type JourneyServer,
+} from "./browser-journey";
 
 /**
  * Third-party sign-in in Chromium: panva's oidc-provider in this process stands in for Google (the
@@ -51,26 +57,6 @@ function account(name: string) {
   return { sub: `sub-${stamp}`, email: `${stamp}@example.com`, email_verified: true };
 }
 
-/** A page in a browser of its own (no cookies, no storage): a second device. */
-async function freshPage(browser: Browser): Promise<Page> {
-  return (await browser.newContext()).newPage();
-}
-
-const hankoEvents = (page: Page, type: string) =>
-  page.evaluate(
-    (wanted) =>
-      ((window as { __hankoEvents?: RecordedHankoEvent[] }).__hankoEvents ?? []).filter(
-        (event) => event.type === wanted,
-      ).length,
-    type,
-  );
-
-const sesameEvents = (page: Page, type: string) =>
-  page.evaluate(
-    (wanted) => (window.__sesameEvents ?? []).filter((event: RecordedSesameEvent) => event.type === wanted),
-    type,
-  );
-
 /** Clicks the provider button and waits until the browser is back on `pageUrl` from the provider. */
 async function throughProvider(page: Page, button: Locator, pageUrl: string): Promise<void> {
   const back = page.waitForURL(
@@ -97,7 +83,7 @@ test("<hanko-auth> 2.7.0 signs up and signs in with the provider; <hanko-profile
       await expect(button).toBeVisible();
       await throughProvider(page, button, pageUrl);
       // The element kept its `thirdparty` state and exchanges the token in it.
-      await expect.poll(() => hankoEvents(page, "hanko-session-created"), { timeout: 15_000 }).toBe(1);
+      await expect.poll(() => hankoEventCount(page, "hanko-session-created"), { timeout: 15_000 }).toBe(1);
       const session = await validateSession(page);
       expect(session).toMatchObject({ is_valid: true, claims: { amr: ["ext:google"] } });
       expect(session.claims?.email?.address).toBe(peer.account.email);
@@ -116,7 +102,7 @@ test("<hanko-auth> 2.7.0 signs up and signs in with the provider; <hanko-profile
       page.locator("hanko-auth").getByRole("button", { name: "Continue with Google" }),
       pageUrl,
     );
-    await expect.poll(() => hankoEvents(page, "hanko-session-created"), { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => hankoEventCount(page, "hanko-session-created"), { timeout: 15_000 }).toBe(1);
 
     const profileUrl = `${pageUrl}?view=profile`;
     await page.goto(profileUrl);
@@ -161,8 +147,8 @@ test("<sesame-auth> signs up and signs in with the provider; <sesame-profile> co
       await expect(button).toBeVisible();
       if (round === 0) await expectAccessible(page, "login_init with a provider", "sesame-auth");
       await throughProvider(page, button, pageUrl);
-      await expect.poll(async () => (await sesameEvents(page, "sesame-auth-success")).length).toBe(1);
-      const [success] = await sesameEvents(page, "sesame-auth-success");
+      await expect.poll(async () => (await sesameEventsOf(page, "sesame-auth-success")).length).toBe(1);
+      const [success] = await sesameEventsOf(page, "sesame-auth-success");
       expect(success!.detail).toMatchObject({ flow: "login", method: "ext:google" });
       await expect(auth.getByRole("heading", { name: "You are signed in" })).toBeVisible();
       const session = await validateSession(page);
@@ -204,7 +190,7 @@ test("<sesame-auth> signs up and signs in with the provider; <sesame-profile> co
       page.locator("sesame-auth").getByRole("button", { name: "Sign in with Google" }),
       pageUrl,
     );
-    await expect.poll(async () => (await sesameEvents(page, "sesame-auth-success")).length).toBe(1);
+    await expect.poll(async () => (await sesameEventsOf(page, "sesame-auth-success")).length).toBe(1);
 
     await page.goto(profileUrl);
     const profile = page.locator("sesame-profile");
