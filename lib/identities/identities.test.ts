@@ -191,3 +191,24 @@ describe("pre-account hijacking", () => {
     expect(await listIdentities(tenant.id, squatter.id)).toEqual([]);
   });
 });
+
+describe("one account per provider and user", () => {
+  it("does not link a second subject of the same provider onto a user by its address", async () => {
+    const { tenant } = await createTestTenant();
+    const first = asserted({ kind: "saml", providerId: randomUUID() });
+    const owner = await signInWithIdentity(tenant, first, { allowLinking: true }, context);
+    const newcomer = { ...first, subject: `sub-${randomUUID()}` };
+    expect(await codeOf(signInWithIdentity(tenant, newcomer, { allowLinking: true }, context))).toBe(
+      "THIRD_PARTY_LINKING_DISABLED",
+    );
+    expect(await listIdentities(tenant.id, owner.user.id)).toHaveLength(1);
+    // Another provider's account with the verified address still links.
+    const other = await signInWithIdentity(
+      tenant,
+      { ...first, kind: "oauth", providerId: "google", subject: "g-1" },
+      { allowLinking: true },
+      context,
+    );
+    expect(other.outcome).toBe("linked");
+  });
+});

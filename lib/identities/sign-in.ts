@@ -6,7 +6,13 @@ import { AppError } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
 import { findUser, insertUser, lockUser, type User } from "@/lib/users";
 import { emitWebhookEvent, userEventData } from "@/lib/webhooks";
-import { findIdentity, insertIdentity, updateIdentity, type IdentityKind } from "./store";
+import {
+  findIdentity,
+  insertIdentity,
+  selectUserIdentities,
+  updateIdentity,
+  type IdentityKind,
+} from "./store";
 
 /** What a provider asserted about the account, after the protocol module verified it. */
 export interface AssertedIdentity {
@@ -94,6 +100,15 @@ export async function signInWithIdentity(
         });
       }
       if (!(await lockUser(tenant.id, owned.userId))) throw new AppError("USER_NOT_FOUND", "user not found");
+      // One account per provider and user: a second subject of the same provider claiming the address (an
+      // address given to a new person, or changed by its holder where the provider allows it) is someone
+      // else, not a new way in for this user.
+      const held = await selectUserIdentities(tenant.id, owned.userId);
+      if (held.some((row) => row.kind === key.kind && row.providerId === key.providerId)) {
+        throw new AppError("THIRD_PARTY_LINKING_DISABLED", undefined, {
+          details: ["the account with this address is linked to another account of this provider"],
+        });
+      }
       const user = (await findUser(tenant.id, owned.userId))!;
       const identity = await insertIdentity(tenant.id, { ...key, ...values, userId: user.id });
       if (!identity) throw new AppError("CONFLICT", "this account is already linked");

@@ -53,7 +53,7 @@ function toPem(base64: string): string {
 
 /**
  * Reads the entity id, the HTTP-Redirect SSO URL and the signing certificates of an IdP's metadata
- * (an EntityDescriptor, or the first with an IDPSSODescriptor in an EntitiesDescriptor). Throws
+ * (an EntityDescriptor, or the only one with an IDPSSODescriptor in an EntitiesDescriptor). Throws
  * VALIDATION_FAILED naming what is missing. No DTDs: xmldom does not fetch external entities.
  */
 export function parseIdpMetadata(xml: string): IdpMetadata {
@@ -61,11 +61,15 @@ export function parseIdpMetadata(xml: string): IdpMetadata {
   if (/<!DOCTYPE/i.test(xml)) throw invalid("a DOCTYPE is not allowed");
   const document = parseXml(xml);
   if (!document) throw invalid("not well-formed XML");
-  const descriptor = select(
-    "(//md:EntityDescriptor[md:IDPSSODescriptor])[1]",
+  // An aggregate (a federation's metadata) names many IdPs: taking "the first" would trust whichever
+  // comes first, so exactly one IdP is required.
+  const descriptors = select(
+    "//md:EntityDescriptor[md:IDPSSODescriptor]",
     document as unknown as Node,
-    true,
-  ) as Element | undefined;
+  ) as Element[];
+  if (descriptors.length > 1)
+    throw invalid("an aggregate with more than one identity provider; give one IdP's metadata");
+  const descriptor = descriptors[0];
   if (!descriptor) throw invalid("no EntityDescriptor with an IDPSSODescriptor");
   const entityId = descriptor.getAttribute("entityID")?.trim();
   if (!entityId) throw invalid("the EntityDescriptor has no entityID");

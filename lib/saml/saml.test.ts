@@ -41,6 +41,12 @@ describe("parseIdpMetadata", () => {
     });
     const wrapped = `<md:EntitiesDescriptor xmlns:md="${MD}">${entity}</md:EntitiesDescriptor>`;
     expect(parseIdpMetadata(wrapped).entityId).toBe("http://www.okta.com/exk1");
+    // A federation's aggregate names many IdPs: none is taken on trust as "the first".
+    const second = entity.replace("http://www.okta.com/exk1", "https://evil.test/idp");
+    const aggregate = `<md:EntitiesDescriptor xmlns:md="${MD}">${second}${entity}</md:EntitiesDescriptor>`;
+    expect(() => parseIdpMetadata(aggregate)).toThrow(
+      expect.objectContaining({ details: [expect.stringMatching(/more than one identity provider/)] }),
+    );
   });
 
   it("refuses what it cannot use", () => {

@@ -111,7 +111,12 @@ export async function startSamlSignIn(
   });
 }
 
-const invalid = (detail: string) => new AppError("SAML_RESPONSE_INVALID", undefined, { details: [detail] });
+/**
+ * A refused response. `detail` is what the browser is told (error_description); `internal`, the library's
+ * own words, only reaches the audit log (it can name internals, and a stranger posts the response).
+ */
+const invalid = (detail: string, internal?: string) =>
+  new AppError("SAML_RESPONSE_INVALID", undefined, { details: internal ? [detail, internal] : [detail] });
 
 /** The outer Response's InResponseTo, read before any check only to find the stored request. */
 function outerResponse(xml: string): { inResponseTo: string | undefined; destination: string | undefined } {
@@ -240,7 +245,8 @@ export async function completeSamlSignIn(
       throw invalid("InResponseTo names no pending request of this tenant (unknown, used or expired)");
     try {
       // Login CSRF: a valid response posted from another browser than the one that asked for it.
-      if (request.browserHash && !(browser && constantTimeEqual(sha256Hex(browser), request.browserHash))) {
+      // Fail closed: a request without a browser hash (none are written) is no one's.
+      if (!request.browserHash || !(browser && constantTimeEqual(sha256Hex(browser), request.browserHash))) {
         throw invalid("the sign-in was started in another browser (or its cookie is missing)");
       }
       return await verifyAndSignIn(tenant, request, encoded, outer.destination, context);
@@ -275,7 +281,10 @@ async function verifyAndSignIn(
   try {
     ({ profile } = await saml.validatePostResponseAsync({ SAMLResponse: encoded }));
   } catch (error) {
-    throw invalid(error instanceof Error ? error.message : "the response did not verify");
+    throw invalid(
+      "the response did not verify (signature, audience, time or InResponseTo)",
+      error instanceof Error ? error.message.slice(0, 300) : undefined,
+    );
   }
   if (!profile) throw invalid("the response carries no assertion");
   const verified = checkVerifiedAssertion(profile, {
