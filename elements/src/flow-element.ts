@@ -84,6 +84,8 @@ export abstract class SesameFlowElement extends LitElement {
   private autofillRequest = 0;
   private autofillCounter = 0;
   private interacted = false;
+  /** This tab's verifier for the next provider sign-in (kept with the `thirdparty` state while away). */
+  private readonly providerVerifier = newVerifier();
   /** Bumped by every start: an answer to a request of an earlier flow is dropped. */
   private generation = 0;
   /** Bumped by every step that succeeded: the page's DOM (and what was typed) starts afresh. */
@@ -133,13 +135,21 @@ export abstract class SesameFlowElement extends LitElement {
       if (saved?.state.actions?.exchange_token) {
         this.flow = saved.flow;
         this.state = saved.state;
-        return this.run("exchange_token", { token: back.token });
+        return this.run("exchange_token", {
+          token: back.token,
+          ...(back.verifier ? { code_verifier: back.verifier } : {}),
+        });
       }
       // No flow of this page (another tab, or an SSO login the identity provider started): a
       // token_exchange flow takes the token; the profile never starts a session of its own.
       if (this.initialFlow() === "profile") return this.start("profile");
       await this.start("token_exchange");
-      if (this.state?.actions?.exchange_token) await this.run("exchange_token", { token: back.token });
+      if (this.state?.actions?.exchange_token) {
+        await this.run("exchange_token", {
+          token: back.token,
+          ...(back.verifier ? { code_verifier: back.verifier } : {}),
+        });
+      }
       return;
     }
     if (saved?.state.actions?.back) {
@@ -236,7 +246,7 @@ export abstract class SesameFlowElement extends LitElement {
     }
     if (state.name === "thirdparty" && !state.error && typeof payload.redirect_url === "string") {
       // To the provider (or the SSO start); the state waits here for the way back (`resume`).
-      saveProviderState(this.config.client.api, this.flow, state);
+      saveProviderState(this.config.client.api, this.flow, state, this.providerVerifier);
       window.location.assign(payload.redirect_url);
       return;
     }
@@ -465,7 +475,11 @@ export abstract class SesameFlowElement extends LitElement {
       this.renderButton(
         name,
         false,
-        { provider: provider.value, redirect_to: returnUrl() },
+        {
+          provider: provider.value,
+          redirect_to: returnUrl(),
+          ...(action.inputs?.code_verifier ? { code_verifier: this.providerVerifier } : {}),
+        },
         this.t(`action.${name}`, { provider: provider.name }),
       ),
     );
@@ -574,10 +588,22 @@ function returnUrl(): string {
 const RETURN_PARAMS = ["hanko_token", "error", "error_description"];
 const storageKey = (api: string) => `sesame:${api}:thirdparty`;
 
-/** Keeps the `thirdparty` state for this tab while the browser is at the provider. */
-function saveProviderState(api: string, flow: FlowName, state: FlowState): void {
+/**
+ * A fresh `code_verifier` (256 random bits, base64url): sent with the provider action and again with
+ * `exchange_token`, so that only this tab can exchange the sign-in's token (as Hanko's elements do).
+ */
+function newVerifier(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
+}
+
+/** Keeps the `thirdparty` state (and the verifier) for this tab while the browser is at the provider. */
+function saveProviderState(api: string, flow: FlowName, state: FlowState, verifier: string): void {
   try {
-    sessionStorage.setItem(storageKey(api), JSON.stringify({ flow, state }));
+    sessionStorage.setItem(storageKey(api), JSON.stringify({ flow, state, verifier }));
   } catch {
     // Storage refused: the way back starts a token_exchange flow instead.
   }
@@ -585,6 +611,8 @@ function saveProviderState(api: string, flow: FlowName, state: FlowState): void 
 
 interface ProviderReturn {
   token: string | undefined;
+  /** The verifier sent when this tab left for the provider. */
+  verifier: string | undefined;
   error: string | undefined;
   errorDescription: string | undefined;
   saved: { flow: FlowName; state: FlowState } | undefined;
@@ -601,14 +629,19 @@ function takeProviderReturn(api: string): ProviderReturn | undefined {
   if (!token && !error) return undefined;
   history.replaceState(history.state, "", returnUrl());
   let saved: ProviderReturn["saved"];
+  let verifier: string | undefined;
   try {
     const raw = sessionStorage.getItem(storageKey(api));
     sessionStorage.removeItem(storageKey(api));
-    saved = raw ? (JSON.parse(raw) as ProviderReturn["saved"]) : undefined;
+    const kept = raw
+      ? (JSON.parse(raw) as NonNullable<ProviderReturn["saved"]> & { verifier?: unknown })
+      : undefined;
+    saved = kept ? { flow: kept.flow, state: kept.state } : undefined;
+    verifier = typeof kept?.verifier === "string" ? kept.verifier : undefined;
   } catch {
     saved = undefined;
   }
-  return { token, error, errorDescription: params.get("error_description") || undefined, saved };
+  return { token, verifier, error, errorDescription: params.get("error_description") || undefined, saved };
 }
 
 /**

@@ -48,6 +48,8 @@ async function enabledProvider(tenantId: string, slug: string) {
  * and `linkUserId` when a signed-in user connects the provider), and answers the provider's authorization
  * URL. REDIRECT_NOT_ALLOWED when `redirectTo` is not allowed; THIRD_PARTY_PROVIDER_NOT_FOUND.
  * `browser`: the binding cookie the browser already has (reused, so two tabs can sign in at once).
+ * `codeVerifier`: the elements' own verifier (Hanko's `code_verifier`, kept in the page's sessionStorage);
+ * the sign-in's one-time token is then exchanged only with it.
  */
 export async function startThirdPartySignIn(
   tenant: Tenant,
@@ -57,6 +59,7 @@ export async function startThirdPartySignIn(
     linkUserId?: string;
     browser?: string;
     origin?: "flow" | "api";
+    codeVerifier?: string;
   },
   context: AuditContext,
 ): Promise<ThirdPartyStart> {
@@ -80,6 +83,7 @@ export async function startThirdPartySignIn(
       secretsSealed: seal(JSON.stringify({ verifier, nonce }), STATE_PURPOSE, `${tenant.id}/${stateHash}`),
       redirectTo: input.redirectTo,
       linkUserId: input.linkUserId ?? null,
+      codeChallenge: input.codeVerifier ? sha256Hex(input.codeVerifier) : null,
       origin: input.origin ?? "flow",
       ttlSeconds: STATE_TTL_SECONDS,
     });
@@ -213,7 +217,10 @@ export async function finishThirdPartySignIn(
     const outcome = row.linkUserId
       ? await linkIdentity(tenant, row.linkUserId, asserted, context)
       : await signInWithIdentity(tenant, asserted, { allowLinking: client.row.allowLinking }, context);
-    const token = await mintOneTimeToken(tenant, outcome.user.id, { amr: [`ext:${client.row.slug}`] });
+    const token = await mintOneTimeToken(tenant, outcome.user.id, {
+      amr: [`ext:${client.row.slug}`],
+      codeChallenge: row.codeChallenge,
+    });
     await recordAuditEvent(tenant.id, {
       ...context,
       actor: outcome.user.id,

@@ -77,6 +77,7 @@ export interface NewStateRow {
   secretsSealed: string;
   redirectTo: string;
   linkUserId: string | null;
+  codeChallenge: string | null;
   origin: "flow" | "api";
   ttlSeconds: number;
 }

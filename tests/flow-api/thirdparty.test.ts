@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as userRoute from "@/app/(admin-api)/t/[tenantId]/admin/users/[userId]/route";
+import * as tokenRoute from "@/app/(public-api)/t/[tenantId]/token/route";
 import { executor } from "@/lib/db";
 import { emails, identities, sessions, thirdPartyStates } from "@/lib/db/schema";
 import type { FlowResponse } from "@/lib/flows";
@@ -22,7 +23,13 @@ import {
 } from "../helpers/flows";
 import { CAPABILITIES, actNotOffered, loginInit } from "../helpers/login";
 import { followPeer, startOidcPeer, type OidcPeer } from "../helpers/oidc-peer";
-import { TEST_CONTEXT, createPublicTenant, sessionFor, validateSessionCookie } from "../helpers/public-api";
+import {
+  TEST_CONTEXT,
+  createPublicTenant,
+  publicCall,
+  sessionFor,
+  validateSessionCookie,
+} from "../helpers/public-api";
 import { REDIRECT_TO, browserCookie, callBack } from "../helpers/thirdparty";
 import { createTestTenant } from "../helpers/tenants";
 
@@ -37,6 +44,10 @@ afterAll(async () => {
   configureWebhooks(undefined);
   await peer.close();
 });
+
+/** `POST /token` (deprecated): it has no code_verifier, so a bound token is not for it. */
+const exchangeByApi = (tenant: Tenant, value: string) =>
+  publicCall(tokenRoute.POST, tenant, "POST", "/token", { body: { value } });
 
 /** The tenant's custom OIDC provider `acme` on the peer. */
 async function addPeerProvider(tenant: Tenant, settings: { allowLinking?: boolean } = {}) {
@@ -95,9 +106,15 @@ async function throughPeer(
   tenant: Tenant,
   state: FlowResponse,
   action: string,
-  options: { token?: string } = {},
+  options: { token?: string; codeVerifier?: string } = {},
 ) {
-  const started = await act(tenant, state, action, { provider: "acme", redirect_to: REDIRECT_TO }, options);
+  const { codeVerifier, ...actOptions } = options;
+  const inputs = {
+    provider: "acme",
+    redirect_to: REDIRECT_TO,
+    ...(codeVerifier ? { code_verifier: codeVerifier } : {}),
+  };
+  const started = await act(tenant, state, action, inputs, actOptions);
   const thirdparty = expectState(started, "thirdparty", ["exchange_token", "back"]);
   const redirectUrl = (thirdparty.payload as { redirect_url: string }).redirect_url;
   expect(redirectUrl.startsWith(`${peer.issuer}/`), redirectUrl).toBe(true);
@@ -182,6 +199,40 @@ describe("thirdparty_oauth in the login and registration flows", () => {
       user_id: payload.user.user_id,
       claims: { amr: ["ext:acme"] },
     });
+  });
+
+  it("binds the token to the elements' code_verifier: another one, or none, is refused and burns nothing", async () => {
+    const tenant = await tenantWithPeer();
+    const verifier = "v".repeat(64);
+    peer.account = { sub: `sub-${randomUUID()}`, email: `${randomUUID()}@example.com`, email_verified: true };
+    const { thirdparty, location } = await throughPeer(tenant, await loginInit(tenant), "thirdparty_oauth", {
+      codeVerifier: verifier,
+    });
+    const token = location.searchParams.get("hanko_token")!;
+    // Login CSRF: the token of this sign-in, injected into another browser's page (its own verifier, or
+    // none), is refused there.
+    const victim = expectState(
+      await act(tenant, await loginInit(tenant), "thirdparty_oauth", {
+        provider: "acme",
+        redirect_to: REDIRECT_TO,
+        code_verifier: "w".repeat(64),
+      }),
+      "thirdparty",
+    );
+    let current = victim;
+    for (const inputs of [{ token, code_verifier: "w".repeat(64) }, { token }]) {
+      const refused = await act(tenant, current, "exchange_token", inputs);
+      const body = expectFlowError(refused, "form_data_invalid_error", 400, "thirdparty");
+      current = body;
+      expect(body.actions.exchange_token!.inputs.token!.error?.code).toBe("value_invalid_error");
+      expect(sessionCookieOf(refused.res)).toBeUndefined();
+    }
+    const refusedByApi = await exchangeByApi(tenant, token);
+    expect(refusedByApi.status).toBe(404);
+    // The browser that started it still can.
+    const done = await act(tenant, thirdparty, "exchange_token", { token, code_verifier: verifier });
+    expectState(done, "success");
+    expect(sessionCookieOf(done.res)).toBeDefined();
   });
 
   it("signs up through the registration flow", async () => {

@@ -112,6 +112,11 @@ export const thirdPartyStates = pgTable(
     /** PKCE verifier and OIDC nonce, sealed. */
     secretsSealed: text("secrets_sealed").notNull(),
     redirectTo: text("redirect_to").notNull(),
+    /**
+     * SHA-256 (hex) of the PKCE-style `code_verifier` the elements sent with `thirdparty_oauth` (Hanko's
+     * elements keep it in sessionStorage): the one-time token of this sign-in is only exchanged with it.
+     */
+    codeChallenge: text("code_challenge"),
     /** Set when a signed-in user connects this provider (profile flow): the identity is linked to this user. */
     linkUserId: uuid("link_user_id").references(() => users.id, { onDelete: "cascade" }),
     /** Where the result goes: `flow` (one-time token back to the elements) or `api` (deprecated /thirdparty/auth). */

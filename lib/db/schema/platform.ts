@@ -135,6 +135,11 @@ export const oneTimeTokens = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     /** SHA-256 (hex) of the token. */
     tokenHash: text("token_hash").notNull(),
+    /**
+     * SHA-256 (hex) of the `code_verifier` the browser that started the sign-in holds; when set, the exchange
+     * must present it (an injected token from someone else's sign-in is refused: login CSRF).
+     */
+    codeChallenge: text("code_challenge"),
     /** The `amr` the session gets (e.g. `ext:google`). */
     amr: text("amr")
       .array()

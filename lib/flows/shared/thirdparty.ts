@@ -21,8 +21,9 @@ export const REDIRECT_TO_INPUT: InputSpec = {
 };
 
 /**
- * Hanko's elements send a PKCE verifier of their own for the token exchange; Sesame binds the login to
- * the browser with the state cookie instead, so it is accepted and not used.
+ * Hanko's elements send a verifier of their own (kept in sessionStorage) with `thirdparty_oauth` and again
+ * with `exchange_token`: the sign-in's one-time token is exchanged only with the same verifier, so a
+ * token from someone else's sign-in injected into this page (`?hanko_token=`) is refused (login CSRF).
  */
 export const CODE_VERIFIER_INPUT: InputSpec = {
   name: "code_verifier",
@@ -71,6 +72,9 @@ export async function startAtProvider(
       provider: String(input.provider),
       redirectTo: String(input.redirect_to),
       ...(linkUserId ? { linkUserId } : {}),
+      ...(typeof input.code_verifier === "string" && input.code_verifier
+        ? { codeVerifier: input.code_verifier }
+        : {}),
     },
     ctx.audit,
   );

@@ -22,7 +22,14 @@ export const exchangeToken: ActionDefinition = {
     TOKEN_EXPIRED: TOKEN_INVALID,
   },
   async run(ctx, input) {
-    const { user_id, session } = await exchangeOneTimeToken(ctx.tenant, String(input.token), ctx.audit);
+    const verifier =
+      typeof input.code_verifier === "string" && input.code_verifier ? input.code_verifier : undefined;
+    const { user_id, session } = await exchangeOneTimeToken(
+      ctx.tenant,
+      String(input.token),
+      ctx.audit,
+      verifier,
+    );
     const user = await findUser(ctx.tenant.id, user_id);
     if (!user) throw new FlowError("not_found", "Token not found");
     ctx.issued = session;
