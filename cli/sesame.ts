@@ -9,4 +9,11 @@ import { runCli } from "./run";
 process.env.SESAME_LOG_TO_STDERR = "1";
 process.env.LOG_LEVEL ??= "warn";
 
-void runCli(process.argv.slice(2)).then((code) => process.exit(code));
+// process.exit does not wait for output still queued to a pipe (a long `--json` listing would be cut off):
+// exit once stdout and stderr have taken everything written before.
+const flushed = (stream: NodeJS.WriteStream) =>
+  new Promise<void>((resolve) => stream.write("", () => resolve()));
+void runCli(process.argv.slice(2)).then(async (code) => {
+  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+  process.exit(code);
+});

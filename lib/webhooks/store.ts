@@ -279,6 +279,11 @@ export async function claimDueDeliveries(
     )
     select d.id from webhook_deliveries d join ranked r on r.id = d.id
     where r.slot <= ${perTenant}
+      -- Checked again on the row itself: a row another worker claimed and committed after this
+      -- statement's snapshot is not skipped by SKIP LOCKED (no longer locked), and READ COMMITTED
+      -- re-evaluates only these conditions on its new version, not the ranking's.
+      and d.status = 'pending' and d.next_attempt_at <= now()
+      and (d.lease_until is null or d.lease_until < now())
     order by r.next_attempt_at, d.id
     limit ${limit}
     for update of d skip locked
@@ -289,7 +294,10 @@ export async function claimDueDeliveries(
       leaseUntil: sql`now() + make_interval(secs => ${leaseMs / 1000})`,
       leaseToken: sql`gen_random_uuid()`,
     })
-    .where(sql`${webhookDeliveries.id} in ${due}`)
+    .where(
+      sql`${webhookDeliveries.id} in ${due} and ${webhookDeliveries.status} = 'pending'
+        and (${webhookDeliveries.leaseUntil} is null or ${webhookDeliveries.leaseUntil} < now())`,
+    )
     .returning();
   if (claimed.length === 0) return [];
   const rows = await db
