@@ -61,6 +61,36 @@ function microsoftDirectory(directory: string | undefined): string {
 
 const insecure = (...urls: (string | undefined)[]) => urls.some((url) => url?.startsWith("http:"));
 
+/**
+ * Issuers' discovery documents, kept for 10 minutes in this process: without it every start (anyone may
+ * start one) would make Sesame fetch the document again. A cache of the provider's public metadata, not
+ * of Sesame's state: each instance keeps its own, and a provider's change shows within the lifetime.
+ */
+const DISCOVERY_TTL_MS = 10 * 60_000;
+const DISCOVERY_ENTRIES = 500;
+const discovered = new Map<string, { metadata: oidc.ServerMetadata; until: number }>();
+
+async function discover(issuer: string): Promise<oidc.ServerMetadata> {
+  const hit = discovered.get(issuer);
+  if (hit && hit.until > Date.now()) return hit.metadata;
+  let metadata: oidc.ServerMetadata;
+  try {
+    const config = await oidc.discovery(new URL(issuer), "discovery", undefined, undefined, {
+      [oidc.customFetch]: guardedFetch,
+      execute: insecure(issuer) ? [oidc.allowInsecureRequests] : [],
+      timeout: 10,
+    });
+    metadata = { ...config.serverMetadata() };
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw providerError(`discovery of ${issuer} failed`, error);
+  }
+  discovered.delete(issuer);
+  if (discovered.size >= DISCOVERY_ENTRIES) discovered.delete(discovered.keys().next().value!);
+  discovered.set(issuer, { metadata, until: Date.now() + DISCOVERY_TTL_MS });
+  return metadata;
+}
+
 /** Builds the client for a provider row: OIDC kinds read the issuer's discovery document (SSRF-guarded). */
 export async function providerClient(row: ThirdPartyProviderRow): Promise<ProviderClient> {
   const kind = row.kind as ProviderKind;
@@ -81,27 +111,16 @@ export async function providerClient(row: ThirdPartyProviderRow): Promise<Provid
         : row.clientSecretSealed
           ? unseal(row.clientSecretSealed, SECRET_PURPOSE, sealContext(row.tenantId, row.slug))
           : undefined;
-    try {
-      config = await oidc.discovery(
-        new URL(issuer),
-        row.clientId,
-        { client_secret: secret, redirect_uris: [redirectUri] },
-        undefined,
-        {
-          [oidc.customFetch]: guardedFetch,
-          // openid-client trusts TLS for an ID token from the token endpoint unless told otherwise: the
-          // signature is checked against the provider's JWKS as well (non-repudiation checks).
-          execute: [
-            oidc.enableNonRepudiationChecks,
-            ...(insecure(issuer) ? [oidc.allowInsecureRequests] : []),
-          ],
-          timeout: 10,
-        },
-      );
-    } catch (error) {
-      if (error instanceof AppError) throw error;
-      throw providerError(`discovery of ${issuer} failed`, error);
-    }
+    config = new oidc.Configuration(await discover(issuer), row.clientId, {
+      client_secret: secret,
+      redirect_uris: [redirectUri],
+    });
+    config[oidc.customFetch] = guardedFetch;
+    config.timeout = 10;
+    // openid-client trusts TLS for an ID token from the token endpoint unless told otherwise: the
+    // signature is checked against the provider's JWKS as well (non-repudiation checks).
+    oidc.enableNonRepudiationChecks(config);
+    if (insecure(issuer)) oidc.allowInsecureRequests(config);
   } else {
     const authorizationEndpoint = options.authorizationEndpoint ?? definition.authorizationEndpoint;
     const tokenEndpoint = options.tokenEndpoint ?? definition.tokenEndpoint;

@@ -32,6 +32,8 @@ export interface OidcPeer {
   authorizations: URLSearchParams[];
   /** The form of every token request (the PKCE verifier the client sent). */
   tokenRequests: URLSearchParams[];
+  /** How many times the discovery document was fetched. */
+  discoveries: number;
   close(): Promise<void>;
 }
 
@@ -70,6 +72,7 @@ export async function startOidcPeer(
     tamperIdToken: undefined,
     authorizations: [],
     tokenRequests: [],
+    discoveries: 0,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -155,6 +158,7 @@ export async function startOidcPeer(
         return;
       }
       if (url.pathname === "/auth") peer.authorizations.push(url.searchParams);
+      if (url.pathname === "/.well-known/openid-configuration") peer.discoveries += 1;
       if (url.pathname === "/token" && req.method === "POST") {
         interceptToken(req, res);
       }

@@ -159,7 +159,11 @@ describe("third-party sign-in with an OpenID Connect provider", () => {
     const tenant = await tenantWithPeer();
     nextAccount();
     const first = await signInThroughPeer(tenant, "acme");
+    const discoveries = peer.discoveries;
+    expect(discoveries).toBeGreaterThan(0);
     const second = await signInThroughPeer(tenant, "acme");
+    // The issuer's discovery document is kept for a while: a start (anyone may make one) fetches nothing.
+    expect(peer.discoveries).toBe(discoveries);
     const a = await (await exchange(tenant, first.location.searchParams.get("hanko_token")!)).json();
     const b = await (await exchange(tenant, second.location.searchParams.get("hanko_token")!)).json();
     expect(a).toEqual(b);
