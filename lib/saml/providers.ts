@@ -191,7 +191,17 @@ export async function updateSamlProvider(
     if (!url && body.metadata_xml === undefined) {
       throw new ValidationFailed(["body.refresh_metadata: the provider has no metadata URL to fetch"]);
     }
-    Object.assign(values, await loadMetadata(url ? { url } : { xml }), {
+    const loaded = await loadMetadata(url ? { url } : { xml });
+    // A refresh of the same URL must describe the same IdP: whoever answers that URL would otherwise
+    // bring a new entity (and its keys) under the existing users' NameIDs. New metadata given explicitly
+    // (another URL or XML) is the operator's decision.
+    const refreshOnly = body.metadata_url === undefined && body.metadata_xml === undefined;
+    if (refreshOnly && loaded.entityId !== current.entityId) {
+      throw new ValidationFailed([
+        `body.refresh_metadata: the metadata now names another entity (${loaded.entityId}); give it as metadata_url or metadata_xml to take it`,
+      ]);
+    }
+    Object.assign(values, loaded, {
       metadataUrl: url ?? null,
       metadataXml: url ? null : xml,
     });

@@ -143,6 +143,14 @@ describe("admin SAML identity providers", () => {
       expect(refreshed.status).toBe(200);
       const body = await refreshed.json();
       expect(body.certificates).not.toEqual(created.certificates);
+      // A refresh that now names another entity is refused and changes nothing: taking a new IdP under
+      // the existing users' NameIDs needs its metadata given explicitly.
+      const other = await createTestIdp({ entityId: "https://evil.test/metadata" });
+      served = () => other.metadataXml;
+      await expectError(await patch(tenant.id, created.id, keys.admin, { refresh_metadata: true }), 400);
+      const kept = await (await get(tenant.id, created.id, keys.admin)).json();
+      expect(kept.entity_id).toBe("https://idp.acme.test/metadata");
+      expect(kept.certificates).toEqual(body.certificates);
     } finally {
       served = () => idp.metadataXml;
     }
