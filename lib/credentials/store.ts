@@ -64,11 +64,11 @@ export async function findCredential(
   return row;
 }
 
-/** A user's credentials, oldest first; `mfa` picks passkeys (false) or MFA keys (true), else both. */
-export async function selectUserCredentials(
+/** The credentials of `user` (an id, or a subquery naming one), oldest first, filtered by `mfa`. */
+async function selectCredentialsOf(
   tenantId: string,
-  userId: string,
-  filter: { mfa?: boolean } = {},
+  user: string | SQL,
+  filter: { mfa?: boolean },
 ): Promise<Credential[]> {
   const db = await executor();
   return db
@@ -77,34 +77,32 @@ export async function selectUserCredentials(
     .where(
       and(
         eq(webauthnCredentials.tenantId, tenantId),
-        eq(webauthnCredentials.userId, userId),
+        eq(webauthnCredentials.userId, user),
         filter.mfa === undefined ? undefined : eq(webauthnCredentials.isMfa, filter.mfa),
       ),
     )
     .orderBy(asc(webauthnCredentials.createdAt), asc(webauthnCredentials.id));
 }
 
+/** A user's credentials, oldest first; `mfa` picks passkeys (false) or MFA keys (true), else both. */
+export function selectUserCredentials(
+  tenantId: string,
+  userId: string,
+  filter: { mfa?: boolean } = {},
+): Promise<Credential[]> {
+  return selectCredentialsOf(tenantId, userId, filter);
+}
+
 /**
  * `selectUserCredentials` for the user with this external id (the Passkey API `user_id`), in one
  * statement; empty when there is no such user as well as when the user has none.
  */
-export async function selectExternalUserCredentials(
+export function selectExternalUserCredentials(
   tenantId: string,
   externalId: string,
   filter: { mfa?: boolean } = {},
 ): Promise<Credential[]> {
-  const db = await executor();
-  return db
-    .select()
-    .from(webauthnCredentials)
-    .where(
-      and(
-        eq(webauthnCredentials.tenantId, tenantId),
-        eq(webauthnCredentials.userId, userIdByExternalId(tenantId, externalId)),
-        filter.mfa === undefined ? undefined : eq(webauthnCredentials.isMfa, filter.mfa),
-      ),
-    )
-    .orderBy(asc(webauthnCredentials.createdAt), asc(webauthnCredentials.id));
+  return selectCredentialsOf(tenantId, userIdByExternalId(tenantId, externalId), filter);
 }
 
 /**
