@@ -176,7 +176,7 @@ export const thirdPartyUpdate: Command = {
 export const thirdPartyRemove: Command = {
   name: "thirdparty remove",
   usage: "thirdparty remove --tenant <tenant-id> <slug> [--json]",
-  description: "Remove a provider (its users' identities stay).",
+  description: "Remove a provider (a built-in's identities stay; a custom provider's are deleted).",
   options: { tenant: { type: "string" } },
   async run({ values, positionals, json }) {
     const tenantId = tenantOf(values);

@@ -1,5 +1,5 @@
 export { defineContract, SURFACES, type Contract, type Surface } from "./contract";
-export { preflight, route, type RouteInput } from "./route";
+export { checkFormFields, preflight, route, type RouteInput } from "./route";
 export { authenticate } from "./auth";
 export { MAX_BODY_BYTES, readFormBody } from "./body";
 export { redirect, requestCookie, type RedirectCookie } from "./redirect";

@@ -58,6 +58,14 @@ function parse<S extends z.ZodType>(schema: S | undefined, value: unknown, where
 }
 
 /**
+ * A form body's fields checked against `schema` (VALIDATION_FAILED in the contract's wire otherwise), for
+ * routes that take a form post (`route()` reads JSON bodies only).
+ */
+export function checkFormFields(schema: z.ZodType, form: URLSearchParams): void {
+  parse(schema, Object.fromEntries(form), "body");
+}
+
+/**
  * Builds a Next.js route handler from a contract: request id → params → auth → query → body →
  * rate limit → handler → presenter. Every failure leaves as the surface's error shape with `X-Request-Id`.
  */

@@ -2,7 +2,9 @@ import { createPublicKey, createPrivateKey, X509Certificate } from "node:crypto"
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Profile } from "@node-saml/node-saml";
 import { createTestTenant } from "@/tests/helpers/tenants";
-import { createSelfSignedKeyPair, mapAttributes, parseIdpMetadata, serviceProviderKeys } from ".";
+import { createSelfSignedKeyPair, serviceProviderKeys } from "./keys";
+import { parseIdpMetadata } from "./metadata";
+import { mapAttributes } from "./sign-in";
 
 let certBody: string;
 beforeAll(async () => {

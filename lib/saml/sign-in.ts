@@ -1,10 +1,9 @@
 import * as xpath from "xpath";
 import type { Profile } from "@node-saml/node-saml";
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
-import { getConfig } from "@/lib/config";
 import { constantTimeEqual, randomToken, sha256Hex } from "@/lib/crypto";
 import { AppError } from "@/lib/errors";
-import { safeRedirect } from "@/lib/hosted/redirect";
+import { isAllowedRedirect, withQuery } from "@/lib/thirdparty";
 import { signInWithIdentity } from "@/lib/identities";
 import { mintOneTimeToken } from "@/lib/one-time-tokens";
 import type { Tenant } from "@/lib/tenants";
@@ -15,7 +14,8 @@ import { consumeRequest, insertAssertion, insertRequest, selectProvider, sweepEx
 
 /**
  * A failure after the browser's way back is known (the stored request's redirect_to): the route answers
- * with a redirect carrying `error` and `error_description` instead of a JSON error.
+ * with a redirect carrying `error` and `error_description` (lib/thirdparty's errorRedirect, the same
+ * query as a third-party sign-in) instead of a JSON error.
  */
 export class SamlRedirectError extends AppError {
   constructor(
@@ -43,14 +43,14 @@ export interface SamlStart {
 }
 
 /** An absolute URL the tenant allows as a destination, or REDIRECT_NOT_ALLOWED. */
-export function checkRedirect(tenant: Tenant, raw: string): string {
-  const safe = safeRedirect(tenant, raw, "");
-  if (!safe) {
+function checkRedirect(tenant: Tenant, raw: string): string {
+  // The same rule as third-party sign-in: the tenant's origins, or its hosted pages on Sesame.
+  if (!isAllowedRedirect(tenant, [], raw)) {
     throw new AppError("REDIRECT_NOT_ALLOWED", undefined, {
       details: ["redirect_to: must be a URL on one of the tenant's origins"],
     });
   }
-  return new URL(safe, getConfig().baseUrl).href;
+  return new URL(raw).href;
 }
 
 /**
@@ -332,26 +332,5 @@ async function verifyAndSignIn(
     type: "saml.acs.succeeded",
     details: { idp_id: idp.id, outcome, assertion_id: verified.assertionId },
   });
-  const location = new URL(request.redirectTo);
-  location.searchParams.set("hanko_token", token);
-  return location.href;
-}
-
-/** Hanko's `error` values of a failed third-party or SAML login, by Sesame's code. */
-const HANKO_ERRORS: Partial<Record<string, string>> = {
-  THIRD_PARTY_EMAIL_UNVERIFIED: "unverified_email",
-  THIRD_PARTY_LINKING_DISABLED: "user_conflict",
-  THIRD_PARTY_EMAIL_MISSING: "invalid_request",
-  SIGN_UP_DISABLED: "signup_disabled",
-  SAML_PROVIDER_NOT_FOUND: "invalid_request",
-  SAML_RESPONSE_INVALID: "invalid_request",
-  SAML_ASSERTION_REPLAYED: "invalid_request",
-};
-
-/** `redirectTo` with Hanko's `error` and `error_description` for a failed login. */
-export function errorRedirectUrl(redirectTo: string, error: AppError): string {
-  const url = new URL(redirectTo);
-  url.searchParams.set("error", HANKO_ERRORS[error.code] ?? "server_error");
-  url.searchParams.set("error_description", error.details[0] ?? error.message);
-  return url.href;
+  return withQuery(request.redirectTo, { hanko_token: token });
 }

@@ -255,7 +255,7 @@ export async function updateProvider(
   return row;
 }
 
-/** Removes a provider (identities made through it stay, so re-adding it signs the same users in). */
+/** Removes a provider: a built-in's identities stay (re-adding it signs the same users in), a custom one's go with it. */
 export async function deleteProvider(
   tenantId: string,
   slug: string,

@@ -29,8 +29,20 @@ describe("isAllowedRedirect", () => {
       "",
       `${getConfig().baseUrl}/t/t-2/hosted/login`,
       `${getConfig().baseUrl}/t/t-1/token`,
+      // The hosted pages' refusals hold for every case: whitespace, backslashes, an empty user info.
+      "https://other.example/cb\\@evil.test",
+      "https://other.example/cb /x",
+      "https://@other.example/cb",
+      `https://other.example/cb?${"a".repeat(2048)}`,
     ]) {
       expect(allowed(url), url).toBe(false);
+    }
+    for (const url of [
+      "https://other.example/cb\\x",
+      "https://@other.example/cb",
+      "https://other.example/cb x",
+    ]) {
+      expect(allowed(url, ["https://other.example/cb"]), url).toBe(false);
     }
     expect(allowed("https://other.example/cbx", ["https://other.example/cb"])).toBe(false);
     expect(allowed("https://other.example/", ["https://other.example/cb"])).toBe(false);

@@ -1,4 +1,6 @@
+import { AppError } from "@/lib/errors";
 import { getConfig } from "@/lib/config";
+import { safeRedirect } from "@/lib/hosted/redirect";
 import type { Tenant } from "@/lib/tenants";
 
 /**
@@ -9,15 +11,22 @@ import type { Tenant } from "@/lib/tenants";
  * `https://app.example.com`.
  */
 export function isAllowedRedirect(tenant: Tenant, allowedUrls: string[], redirectTo: string): boolean {
+  // Absolute only (the browser comes back from the provider), and first the hosted pages' rule
+  // (safeRedirect): the tenant's origins, and its refusals of over-long values, whitespace, control
+  // characters, backslashes and user info, which hold for every other case too.
+  if (!/^https?:\/\//i.test(redirectTo)) return false;
+  const refused = "";
+  if (safeRedirect(tenant, redirectTo, refused) !== refused) return true;
   let url: URL;
   try {
     url = new URL(redirectTo);
   } catch {
     return false;
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return false;
-  if (!url.hostname || url.username || url.password) return false;
-  if (tenant.origins.includes(url.origin)) return true;
+  // The same refusals for Sesame's hosted pages and the provider's URLs: safeRedirect with this URL's own
+  // origin allowed says whether anything but the origin is wrong with it.
+  const anywhere = { id: tenant.id, origins: [url.origin] };
+  if (safeRedirect(anywhere, redirectTo, refused) === refused) return false;
   const own = new URL(getConfig().baseUrl);
   if (url.origin === own.origin && url.pathname.startsWith(`/t/${tenant.id}/hosted/`)) return true;
   return allowedUrls.some((entry) => {
@@ -33,4 +42,40 @@ export function withQuery(redirectTo: string, params: Record<string, string>): s
   const url = new URL(redirectTo);
   for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
   return url.toString();
+}
+
+/** Hanko's `error` query values (backend thirdparty/error.go) for our codes; any other refusal is `invalid_request`. */
+const HANKO_ERRORS: Partial<Record<string, string>> = {
+  THIRD_PARTY_ACCESS_DENIED: "access_denied",
+  THIRD_PARTY_EMAIL_UNVERIFIED: "unverified_email",
+  THIRD_PARTY_EMAIL_MISSING: "missing_email",
+  THIRD_PARTY_LINKING_DISABLED: "user_conflict",
+  CONFLICT: "user_conflict",
+  SIGN_UP_DISABLED: "signup_disabled",
+  EMAIL_LIMIT_REACHED: "email_maxnum",
+};
+
+/**
+ * Hanko's `error` and `error_description` for a failed third-party or SAML login. The description is the
+ * error's first detail, which names the failed check (further details are for the audit log only). A
+ * provider failure tells the browser only the provider's own OAuth error code: the rest (addresses the
+ * SSRF guard refused, network and TLS errors, the library's words) is not for any stranger.
+ */
+export function errorQuery(error: unknown): Record<string, string> {
+  if (!(error instanceof AppError) || error.code === "INTERNAL" || error.code === "DATABASE_UNAVAILABLE") {
+    return { error: "server_error", error_description: "an internal error has occurred" };
+  }
+  const first = error.details[0] ?? "";
+  const description =
+    error.code !== "THIRD_PARTY_PROVIDER_ERROR"
+      ? first || error.message
+      : /^[a-z_]+: /.test(first)
+        ? first
+        : "the provider's answer could not be used";
+  return { error: HANKO_ERRORS[error.code] ?? "invalid_request", error_description: description };
+}
+
+/** `redirectTo` with Hanko's error query for a failed login (third party and SAML alike). */
+export function errorRedirect(redirectTo: string, error: unknown): string {
+  return withQuery(redirectTo, errorQuery(error));
 }

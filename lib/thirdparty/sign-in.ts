@@ -7,7 +7,7 @@ import { mintOneTimeToken } from "@/lib/one-time-tokens";
 import type { Tenant } from "@/lib/tenants";
 import { providerClient, type ProviderClient } from "./client";
 import { userInfoOf } from "./user-info";
-import { isAllowedRedirect, withQuery } from "./redirect";
+import { errorRedirect, isAllowedRedirect, withQuery } from "./redirect";
 import { consumeState, insertState, selectProvider, sweepExpiredStates } from "./store";
 
 /** A started authorization lives this long (the user signs in at the provider meanwhile). */
@@ -128,34 +128,6 @@ const failed = (error: unknown) => ({
   code: error instanceof AppError ? error.code : "INTERNAL",
 });
 
-/** Hanko's `error` query values (backend thirdparty/error.go) for our codes. */
-const HANKO_ERRORS: Partial<Record<string, string>> = {
-  THIRD_PARTY_ACCESS_DENIED: "access_denied",
-  THIRD_PARTY_EMAIL_UNVERIFIED: "unverified_email",
-  THIRD_PARTY_EMAIL_MISSING: "missing_email",
-  THIRD_PARTY_LINKING_DISABLED: "user_conflict",
-  CONFLICT: "user_conflict",
-  SIGN_UP_DISABLED: "signup_disabled",
-  EMAIL_LIMIT_REACHED: "email_maxnum",
-};
-
-function errorQuery(error: unknown): Record<string, string> {
-  if (!(error instanceof AppError) || error.code === "INTERNAL" || error.code === "DATABASE_UNAVAILABLE") {
-    return { error: "server_error", error_description: "an internal error has occurred" };
-  }
-  // The details name the failed check; the code's generic text only when there are none. A provider
-  // failure tells the browser only the provider's own OAuth error code: the rest (addresses the SSRF guard
-  // refused, network and TLS errors, the library's check) is for the audit log, not for any stranger.
-  const details = error.details.join("; ");
-  const description =
-    error.code !== "THIRD_PARTY_PROVIDER_ERROR"
-      ? details || error.message
-      : /^[a-z_]+: /.test(details)
-        ? details
-        : "the provider's answer could not be used";
-  return { error: HANKO_ERRORS[error.code] ?? "invalid_request", error_description: description };
-}
-
 /** What the callback answers: always a redirect once the state is known. */
 export interface ThirdPartyFinish {
   location: string;
@@ -234,7 +206,7 @@ export async function finishThirdPartySignIn(
       type: "thirdparty.signin.failed",
       details: { provider: row.providerSlug, step: "callback", ...failed(error) },
     });
-    return { location: withQuery(row.redirectTo, errorQuery(error)), ok: false };
+    return { location: errorRedirect(row.redirectTo, error), ok: false };
   }
 }
 

@@ -496,6 +496,12 @@ describe("GET /thirdparty/{provider}: bad input", () => {
       body: { state: "x" },
     });
     await expectPublicError(res, 415);
+    // A form is checked as the GET's query is: an over-long state is refused before anything is read.
+    const long = await publicCall(callbackRoute.POST, tenant, "POST", "/thirdparty/callback", {
+      body: new URLSearchParams({ state: "s".repeat(513), code: "c" }).toString(),
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
+    await expectPublicError(long, 400, /state/, ["location"]);
   });
 });
 

@@ -276,7 +276,8 @@ export const deleteThirdPartyProvider = defineContract({
   path: "/t/{tenantId}/admin/thirdparty/providers/{slug}",
   operationId: "deleteThirdPartyProvider",
   summary: "Remove a third-party provider",
-  description: "Identities made through it stay: configuring it again signs the same users in.",
+  description:
+    "A built-in provider's identities stay (configuring it again signs the same users in); a custom provider's identities are deleted with it.",
   params: providerParams,
   responses: { "204": { description: "Removed" }, ...platformErrors(400, 401, 404, 500) },
 });

@@ -66,7 +66,8 @@ export const startThirdPartyAuth = defineContract({
   },
 });
 
-const CallbackQuery = z
+/** The provider's answer: the callback's query, or its form post (Apple). */
+export const CallbackFields = z
   .object({
     state: z.string().max(512).optional(),
     code: z.string().max(4096).optional(),
@@ -96,7 +97,7 @@ export const thirdPartyCallback = defineContract({
   method: "GET",
   operationId: "thirdPartyCallback",
   summary: "The provider's answer",
-  query: CallbackQuery,
+  query: CallbackFields,
 });
 
 export const thirdPartyCallbackPost = defineContract({

@@ -1,7 +1,6 @@
-import { getConfig } from "@/lib/config";
 import type { FlowContext } from "@/lib/flows/definition";
 import { REDIRECT_URL } from "@/lib/flows/shared/thirdparty";
-import { findSamlProviderForDomain } from "@/lib/saml";
+import { findEnabledProviderForDomain, serviceProviderUrls } from "@/lib/saml";
 
 /**
  * SAML routing: an address whose domain an enabled SAML identity provider of the tenant serves goes to
@@ -19,10 +18,10 @@ export async function routeToSso(
   if (at < 0) return undefined;
   const domain = address.slice(at + 1).toLowerCase();
   if (!domain) return undefined;
-  const provider = await findSamlProviderForDomain(ctx.tenant.id, domain);
+  const provider = await findEnabledProviderForDomain(ctx.tenant.id, domain);
   if (!provider) return undefined;
   const returnTo = ctx.referer ?? ctx.tenant.origins[0];
   const query = new URLSearchParams({ domain, ...(returnTo ? { redirect_to: returnTo } : {}) });
-  ctx.stash[REDIRECT_URL] = `${getConfig().baseUrl}/t/${ctx.tenant.id}/saml/sso?${query}`;
+  ctx.stash[REDIRECT_URL] = `${serviceProviderUrls(ctx.tenant.id).ssoUrl}?${query}`;
   return { to: "thirdparty" };
 }

@@ -1,5 +1,5 @@
 import type { IdentityRow } from "@/lib/db/schema";
-import { findSamlProviderForDomain } from "@/lib/saml";
+import { listSamlProviders } from "@/lib/saml";
 import type { EnabledProvider } from "@/lib/thirdparty";
 
 /** Hanko's flow `Identity`: the provider's id of the account, the provider's name, and Sesame's id. */
@@ -9,30 +9,23 @@ export interface FlowIdentity {
   identity_id: string;
 }
 
-/** What a SAML identity is shown as when its identity provider is not found by the address's domain. */
-const SAML_FALLBACK_NAME = "SAML";
-
-/** The name of the SAML identity provider a SAML identity came from (looked up by its address's domain). */
-async function samlProviderName(tenantId: string, row: IdentityRow): Promise<string> {
-  const domain = row.email?.slice(row.email.lastIndexOf("@") + 1);
-  const provider = domain ? await findSamlProviderForDomain(tenantId, domain) : undefined;
-  return provider?.id === row.providerId ? provider.name : SAML_FALLBACK_NAME;
-}
-
 /**
- * The identities a user can sign in with, as the flows show them: OAuth identities of enabled providers
- * (Hanko leaves those of disabled providers out) and SAML identities, oldest first.
+ * The identities a user can sign in with, as the flows show them, oldest first: those of enabled OAuth
+ * providers and enabled SAML identity providers (Hanko leaves those of disabled providers out). Only these
+ * count as a way in when the profile keeps the last one.
  */
 export async function flowIdentities(
   tenantId: string,
   rows: readonly IdentityRow[],
   providers: readonly EnabledProvider[],
 ): Promise<FlowIdentity[]> {
+  // SAML identities name their IdP by id: one read of the tenant's IdPs, only when there is one to name.
+  const idps = rows.some((row) => row.kind === "saml") ? await listSamlProviders(tenantId) : [];
   const shown: FlowIdentity[] = [];
   for (const row of rows) {
     const name =
       row.kind === "saml"
-        ? await samlProviderName(tenantId, row)
+        ? idps.find((idp) => idp.enabled && idp.id === row.providerId)?.name
         : providers.find((provider) => provider.slug === row.providerId)?.displayName;
     if (name !== undefined) shown.push({ id: row.subject, provider: name, identity_id: row.id });
   }

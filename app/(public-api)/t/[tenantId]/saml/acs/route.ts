@@ -1,6 +1,7 @@
 import { samlAcs } from "@/lib/contracts/public/saml";
 import { readFormBody, redirect, requestCookie, route } from "@/lib/http";
-import { completeSamlSignIn, errorRedirectUrl, SAML_BROWSER_COOKIE, SamlRedirectError } from "@/lib/saml";
+import { completeSamlSignIn, SAML_BROWSER_COOKIE, SamlRedirectError } from "@/lib/saml";
+import { errorRedirect } from "@/lib/thirdparty";
 
 export const dynamic = "force-dynamic";
 
@@ -20,7 +21,7 @@ export const POST = route(samlAcs, async ({ req, tenant, audit }) => {
     );
     return redirect(location);
   } catch (error) {
-    if (error instanceof SamlRedirectError) return redirect(errorRedirectUrl(error.redirectTo, error));
+    if (error instanceof SamlRedirectError) return redirect(errorRedirect(error.redirectTo, error));
     throw error;
   }
 });

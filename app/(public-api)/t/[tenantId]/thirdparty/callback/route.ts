@@ -1,5 +1,9 @@
-import { thirdPartyCallback, thirdPartyCallbackPost } from "@/lib/contracts/public/thirdparty";
-import { readFormBody, redirect, requestCookie, route } from "@/lib/http";
+import {
+  CallbackFields,
+  thirdPartyCallback,
+  thirdPartyCallbackPost,
+} from "@/lib/contracts/public/thirdparty";
+import { checkFormFields, readFormBody, redirect, requestCookie, route } from "@/lib/http";
 import { BROWSER_COOKIE, finishThirdPartySignIn } from "@/lib/thirdparty";
 
 export const dynamic = "force-dynamic";
@@ -19,6 +23,7 @@ export const GET = route(thirdPartyCallback, async ({ req, tenant, audit }) => {
 // POST /t/{tenantId}/thirdparty/callback: the same answer as a form post (Apple's response_mode=form_post)
 export const POST = route(thirdPartyCallbackPost, async ({ req, tenant, audit }) => {
   const params = await readFormBody(req);
+  checkFormFields(CallbackFields, params);
   const finish = await finishThirdPartySignIn(
     tenant,
     { params, browser: requestCookie(req, BROWSER_COOKIE) },

@@ -6,7 +6,6 @@ import { queryAuditLogs } from "@/lib/audit";
 import { requireTenant } from "@/lib/console/guard";
 import { passkeyProviderName, type Credential } from "@/lib/credentials";
 import { AppError } from "@/lib/errors";
-import { listIdentities } from "@/lib/identities";
 import { MAX_METADATA_CHARS, METADATA_KINDS } from "@/lib/metadata";
 import { listSessionsOfUser, userAgentName } from "@/lib/sessions";
 import { devicesOfUser } from "@/lib/uaf-requests";
@@ -91,12 +90,11 @@ export default async function UserPage({
   const { tenantId, userId } = await params;
   const { tenant, operator } = await requireTenant(tenantId, "read");
   const admin = await loadUser(tenant.id, userId);
-  const { user, emails, credentials, password, otp } = admin;
-  const [sessions, devices, audit, identities] = await Promise.all([
+  const { user, emails, credentials, password, otp, identities } = admin;
+  const [sessions, devices, audit] = await Promise.all([
     listSessionsOfUser(tenant.id, user.id),
     devicesOfUser(tenant.id, user.id),
     queryAuditLogs(tenant.id, { actorUserId: user.id }, { perPage: RECENT_EVENTS }),
-    listIdentities(tenant.id, user.id),
   ]);
   const canWrite = operator.role !== "viewer";
   const primary = emails.find((email) => email.isPrimary);
