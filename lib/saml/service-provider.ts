@@ -55,9 +55,11 @@ export async function samlClient(
   tenantId: string,
   idp: SamlIdentityProviderRow,
   cache: CacheProvider,
+  use: "request" | "response",
 ): Promise<SAML> {
   const { entityId, acsUrl } = serviceProviderUrls(tenantId);
-  const signing = idp.signRequests ? await serviceProviderKeys(tenantId) : undefined;
+  // Only an AuthnRequest is signed with the SP key; verifying a response needs the IdP's certificates only.
+  const signing = use === "request" && idp.signRequests ? await serviceProviderKeys(tenantId) : undefined;
   return new SAML({
     issuer: entityId,
     audience: entityId,

@@ -76,21 +76,26 @@ export async function startSamlSignIn(
       ? await selectProvider(tenant.id, input.idpId)
       : await findEnabledProviderForDomain(tenant.id, input.domain ?? "");
     if (!idp || !idp.enabled) throw new AppError("SAML_PROVIDER_NOT_FOUND");
-    const saml = await samlClient(tenant.id, idp, {
-      saveAsync: async (requestId, value) => {
-        await insertRequest({
-          tenantId: tenant.id,
-          requestId,
-          idpId: idp.id,
-          redirectTo,
-          browserHash: sha256Hex(browser),
-          ttlSeconds: REQUEST_TTL_SECONDS,
-        });
-        return { value, createdAt: Date.now() };
+    const saml = await samlClient(
+      tenant.id,
+      idp,
+      {
+        saveAsync: async (requestId, value) => {
+          await insertRequest({
+            tenantId: tenant.id,
+            requestId,
+            idpId: idp.id,
+            redirectTo,
+            browserHash: sha256Hex(browser),
+            ttlSeconds: REQUEST_TTL_SECONDS,
+          });
+          return { value, createdAt: Date.now() };
+        },
+        getAsync: async () => null,
+        removeAsync: async () => null,
       },
-      getAsync: async () => null,
-      removeAsync: async () => null,
-    });
+      "request",
+    );
     const url = await saml.getAuthorizeUrlAsync("", undefined, {});
     if (Math.random() * SWEEP_EVERY < 1) await sweepExpired();
     await recordAuditEvent(tenant.id, {
@@ -271,12 +276,17 @@ async function verifyAndSignIn(
   if (destination !== undefined && destination !== acsUrl) {
     throw invalid("the response's Destination is not this tenant's ACS URL");
   }
-  const saml = await samlClient(tenant.id, idp, {
-    // Only the request this response was matched to is known to node-saml; it is already taken.
-    getAsync: async (key) => (key === request.requestId ? request.createdAt.toISOString() : null),
-    saveAsync: async () => null,
-    removeAsync: async () => null,
-  });
+  const saml = await samlClient(
+    tenant.id,
+    idp,
+    {
+      // Only the request this response was matched to is known to node-saml; it is already taken.
+      getAsync: async (key) => (key === request.requestId ? request.createdAt.toISOString() : null),
+      saveAsync: async () => null,
+      removeAsync: async () => null,
+    },
+    "response",
+  );
   let profile: Profile | null;
   try {
     ({ profile } = await saml.validatePostResponseAsync({ SAMLResponse: encoded }));
