@@ -8,5 +8,5 @@ export {
   type IdentityPolicy,
   type IdentitySignIn,
 } from "./sign-in";
-export { listIdentities, removeIdentity, removeProviderIdentities } from "./manage";
+export { listIdentities, removeIdentity, removeProviderIdentities, removeUserIdentities } from "./manage";
 export { findIdentity, type IdentityKey, type IdentityKind } from "./store";

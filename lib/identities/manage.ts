@@ -8,6 +8,7 @@ import { emitWebhookEvent, userEventData } from "@/lib/webhooks";
 import {
   deleteIdentityRow,
   deleteProviderIdentityRows,
+  deleteUserIdentityRows,
   selectUserIdentities,
   type IdentityKind,
 } from "./store";
@@ -39,6 +40,14 @@ export async function removeIdentity(
     await emitWebhookEvent(tenant.id, "user.update", () => userEventData(tenant.id, userId));
     return row;
   });
+}
+
+/**
+ * Removes every identity of the user, in the caller's transaction under the user's lock (the first proof
+ * of an address: `removeUnprovenAccess` in lib/emails, which audits it). Answers what was removed.
+ */
+export async function removeUserIdentities(tenantId: string, userId: string): Promise<IdentityRow[]> {
+  return deleteUserIdentityRows(tenantId, userId);
 }
 
 /**
