@@ -89,6 +89,11 @@ export interface Contract<
    * defineContract documents the 429.
    */
   rateLimit?: string;
+  /**
+   * Count `rateLimit` per IP only, never per user: for endpoints a stranger may call about anyone's
+   * account (mailing a login code), where a per-user count would let them use up the owner's allowance.
+   */
+  rateLimitPerIpOnly?: boolean;
   responses: ZodOpenApiResponsesObject;
 }
 

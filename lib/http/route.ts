@@ -109,7 +109,9 @@ export function route<C extends Contract>(
       const audit: AuditContext = { ...ctx, actor, ...(impersonatedBy ? { impersonatedBy } : {}) };
       if (contract.rateLimit) {
         if (!tenant) throw new Error(`${contract.operationId}: rate limits need loadsTenant`);
-        const request = { ip: ctx.ip, sessionUserId: caller?.user.id, body, audit };
+        const request = contract.rateLimitPerIpOnly
+          ? { ip: ctx.ip, audit }
+          : { ip: ctx.ip, sessionUserId: caller?.user.id, body, audit };
         limited = await consumeRateLimit(tenant, contract.rateLimit, request);
       }
       response = await handler({

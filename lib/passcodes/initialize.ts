@@ -10,6 +10,7 @@ import { findUser, type User } from "@/lib/users";
 import { MAX_FAILED_ATTEMPTS, digestCode, generateCode } from "./code";
 import { passcodeErrors } from "./errors";
 import { passcodeMail } from "./mail";
+import { requesterOf } from "./requester";
 import {
   expirePasscodes,
   insertPasscode,
@@ -66,9 +67,10 @@ export function needsSession(emails: EmailRow[], email: EmailRow): boolean {
 }
 
 /**
- * Creates a code for the address and mails it. The address's failed attempts carry over from its
- * latest code while that one is live (not expired, not used), so a new code does not reset them;
- * with none left the request is refused until that code expires. The new code replaces the old one.
+ * Creates a code for the address and mails it. The failed attempts of the same requester's latest code
+ * for the address carry over while that one is live (not expired, not used), so a new code does not
+ * reset them; with none left the requester is refused until that code expires. The new code replaces
+ * the requester's old one; codes other clients asked for stay as they are (`requesterOf`).
  */
 export async function sendPasscode(
   tenant: Tenant,
@@ -92,6 +94,7 @@ export async function sendPasscode(
     return insertCode(
       tenant,
       { address: locked.address, userId: user.id, emailId: locked.id, purpose },
+      requesterOf(context),
       id,
       code,
     );
@@ -125,12 +128,12 @@ export interface CodeTarget {
 /**
  * Inserts a new code for the address (call inside a transaction). Sends to one address are serialised
  * (an advisory lock on tenant and address), so parallel sends cannot each start a fresh count. The
- * address's failed attempts carry over from its live code; with none left it is refused until that code
- * expires. The new code replaces every live one.
+ * requester's failed attempts carry over from its live code for the address; with none left it is
+ * refused until that code expires. The new code replaces every live one of the same requester.
  */
-async function insertCode(tenant: Tenant, target: CodeTarget, id: string, code: string) {
+async function insertCode(tenant: Tenant, target: CodeTarget, requester: string, id: string, code: string) {
   await lockAddressCodes(tenant.id, target.address);
-  const live = await liveCodesForAddress(tenant.id, target.address);
+  const live = await liveCodesForAddress(tenant.id, target.address, requester);
   const carried = Math.max(0, ...live.map((row) => row.failedAttempts));
   if (carried >= MAX_FAILED_ATTEMPTS) {
     throw passcodeErrors.locked(Math.max(...live.map((row) => row.secondsLeft)));
@@ -146,6 +149,7 @@ async function insertCode(tenant: Tenant, target: CodeTarget, id: string, code: 
     emailId: target.emailId,
     address: target.address,
     purpose: target.purpose,
+    requester,
     codeHash: digestCode(tenant.id, id, code),
     failedAttempts: carried,
     ttlSeconds: tenant.passcodeTtlSeconds,
@@ -162,7 +166,7 @@ export async function sendCode(
   context: AuditContext,
 ): Promise<PasscodeInfo> {
   const code = generateCode();
-  const row = await transaction(() => insertCode(tenant, target, randomUUID(), code));
+  const row = await transaction(() => insertCode(tenant, target, requesterOf(context), randomUUID(), code));
   if (Math.random() * SWEEP_EVERY < 1) await sweepOldPasscodes();
   const sent = await sendMail(
     tenant.id,

@@ -48,6 +48,9 @@ const passcode = {
   auth: { kind: "none" } as const,
   deprecated: { successor: "/t/{tenantId}/login" },
   rateLimit: "passcode",
+  // Per IP only: a count per user would let a stranger use up the owner's allowance (docs/decisions.md,
+  // Security, issue 25).
+  rateLimitPerIpOnly: true,
 };
 
 export const passcodeInitialize = defineContract({

@@ -96,7 +96,14 @@ export const passcodes = pgTable(
     address: text("address").notNull(),
     purpose: text("purpose").$type<PasscodePurpose>().notNull(),
     codeHash: text("code_hash").notNull(),
-    /** Failed attempts so far, carried over from the previous code for the same address. */
+    /**
+     * Who asked for the code: a digest of the client (its IP subject, lib/passcodes `requesterOf`). A new
+     * code replaces, and carries the failed attempts of, only the same requester's live codes, so a
+     * stranger's wrong guesses and new codes never touch the code the address's owner asked for (null:
+     * codes from before the column, which no new code matches).
+     */
+    requester: text("requester"),
+    /** Failed attempts so far, carried over from the same requester's previous code for the address. */
     failedAttempts: integer("failed_attempts").notNull().default(0),
     createdAt: timestamp("created_at", { withTimezone: true, precision: 6 }).notNull().defaultNow(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
