@@ -1,6 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as acsRoute from "@/app/(public-api)/t/[tenantId]/saml/acs/route";
+import * as metadataRoute from "@/app/(public-api)/t/[tenantId]/saml/metadata/route";
+import * as ssoRoute from "@/app/(public-api)/t/[tenantId]/saml/sso/route";
 import * as finalizeRoute from "@/app/(public-api)/t/[tenantId]/passcode/login/finalize/route";
 import * as initializeRoute from "@/app/(public-api)/t/[tenantId]/passcode/login/initialize/route";
 import * as tokenRoute from "@/app/(public-api)/t/[tenantId]/token/route";
@@ -9,14 +12,17 @@ import { queryAuditLogs } from "@/lib/audit";
 import { executor } from "@/lib/db";
 import { identities } from "@/lib/db/schema";
 import type { FlowResponse } from "@/lib/flows";
+import { createSamlProvider } from "@/lib/saml";
 import type { Tenant } from "@/lib/tenants";
 import { createProvider } from "@/lib/thirdparty";
 import { configureWebhooks } from "@/lib/webhooks";
 import { act, expectState, startFlow } from "../helpers/flows";
+import { call } from "../helpers/http";
 import { identify, loginInit } from "../helpers/login";
 import { startOAuth2Peer, type OAuth2Peer } from "../helpers/oauth2-peer";
 import { followPeer, startOidcPeer, type OidcPeer } from "../helpers/oidc-peer";
 import { TEST_CONTEXT, createPasscodeTenant, publicCall, useDevOutbox } from "../helpers/public-api";
+import { createTestIdp } from "../helpers/saml-idp";
 import { outboxCode } from "../helpers/smtp";
 import { REDIRECT_TO, browserCookie, callBack, signInThroughPeer } from "../helpers/thirdparty";
 
@@ -194,5 +200,61 @@ describe("security 3.1: the first proof of an address removes third-party identi
     const again = await providerSignIn(tenant, "acme");
     expect(again.userId).toBeDefined();
     expect(again.userId).not.toBe(userId);
+  });
+
+  it("security 3.1: a SAML identity asserting an address outside the IdP's domains is removed by the owner's first code", async () => {
+    const tenant = await laxTenant();
+    const idp = await createTestIdp();
+    await createSamlProvider(
+      tenant.id,
+      { name: "Acme", domains: ["acme.test"], metadata_xml: idp.metadataXml },
+      TEST_CONTEXT,
+    );
+    const params = { tenantId: tenant.id };
+    const spMetadata = await (
+      await call(metadataRoute.GET, `/t/${tenant.id}/saml/metadata`, { params })
+    ).text();
+    const victim = `${randomUUID()}@elsewhere.test`;
+    /** One SAML sign-in of the IdP's account `mallory` asserting the victim's address: the callback's URL. */
+    const samlSignIn = async () => {
+      const started = await call(
+        ssoRoute.GET,
+        `/t/${tenant.id}/saml/sso?domain=acme.test&redirect_to=${REDIRECT_TO}`,
+        {
+          params,
+        },
+      );
+      expect(started.status).toBe(302);
+      const binding = /^sesame_saml=([^;]+)/.exec(started.headers.get("set-cookie") ?? "")![1]!;
+      const request = idp.readRequest(started.headers.get("location")!);
+      const SAMLResponse = await idp.respond(spMetadata, request, {
+        nameId: "mallory",
+        attributes: { email: victim },
+      });
+      const res = await call(acsRoute.POST, `/t/${tenant.id}/saml/acs`, {
+        method: "POST",
+        params,
+        headers: { "content-type": "application/x-www-form-urlencoded", cookie: `sesame_saml=${binding}` },
+        body: new URLSearchParams({ SAMLResponse, RelayState: "" }).toString(),
+      });
+      expect(res.status).toBe(302);
+      return new URL(res.headers.get("location")!);
+    };
+
+    const first = await samlSignIn();
+    const token = first.searchParams.get("hanko_token");
+    expect(token, first.toString()).toBeTruthy();
+    const exchanged = await publicCall(tokenRoute.POST, tenant, "POST", "/token", { body: { value: token } });
+    const { user_id: userId } = (await exchanged.json()) as { user_id: string };
+    expect(await identityRows(tenant, userId)).toHaveLength(1);
+
+    await ownerLogsInWithCode(tenant, victim);
+    expect(await identityRows(tenant, userId)).toEqual([]);
+    expect(await removalDetails(tenant)).toEqual([
+      expect.objectContaining({ identities: [expect.objectContaining({ kind: "saml" })] }),
+    ]);
+    const again = await samlSignIn();
+    expect(again.searchParams.get("hanko_token")).toBeNull();
+    expect(again.searchParams.get("error")).toBe("unverified_email");
   });
 });
