@@ -123,14 +123,76 @@ export async function startSamlSignIn(
 const invalid = (detail: string, internal?: string) =>
   new AppError("SAML_RESPONSE_INVALID", undefined, { details: internal ? [detail, internal] : [detail] });
 
-/** The outer Response's InResponseTo, read before any check only to find the stored request. */
-function outerResponse(xml: string): { inResponseTo: string | undefined; destination: string | undefined } {
+const PROTOCOL = "urn:oasis:names:tc:SAML:2.0:protocol";
+const SUCCESS = "urn:oasis:names:tc:SAML:2.0:status:Success";
+const protocol = xpath.useNamespaces({ samlp: PROTOCOL });
+
+/** The IdP's answer in the Response's own Status: its top-level code, the second-level one, its message. */
+interface ResponseStatus {
+  code: string | undefined;
+  subCode: string | undefined;
+  message: string | undefined;
+}
+
+/**
+ * The outer Response's InResponseTo (read before any check only to find the stored request), Destination
+ * and Status. Everything is read on the document element itself, never by searching the document, so a
+ * Status (or a Success code) planted deeper, as in signature wrapping, is not the one read; two Status
+ * children are no answer at all.
+ */
+function outerResponse(xml: string): {
+  inResponseTo: string | undefined;
+  destination: string | undefined;
+  status: ResponseStatus | undefined;
+} {
   const document = parseXml(xml);
   if (!document) throw invalid("SAMLResponse: not well-formed XML");
+  const root = document.documentElement;
+  const isResponse = root.localName === "Response" && root.namespaceURI === PROTOCOL;
   const attribute = (name: string) =>
-    (xpath.select1(`/*[local-name()='Response']/@${name}`, document as unknown as Node) as Attr | undefined)
-      ?.value;
-  return { inResponseTo: attribute("InResponseTo"), destination: attribute("Destination") };
+    isResponse && root.hasAttribute(name) ? root.getAttribute(name)! : undefined;
+  const statuses = isResponse ? (protocol("samlp:Status", root as unknown as Node) as Element[]) : [];
+  let status: ResponseStatus | undefined;
+  if (statuses.length === 1) {
+    const top = protocol("samlp:StatusCode", statuses[0]!) as Element[];
+    const second = top.length === 1 ? (protocol("samlp:StatusCode", top[0]!) as Element[]) : [];
+    const message = protocol("string(samlp:StatusMessage)", statuses[0]!) as unknown as string;
+    status = {
+      code: top.length === 1 ? (top[0]!.getAttribute("Value") ?? undefined) : undefined,
+      subCode: second[0]?.getAttribute("Value") ?? undefined,
+      // The IdP's own words, for the audit log only: printable, one line, short.
+      message:
+        message
+          .replace(/[^\x20-\x7e\u00a0-\uffff]+/g, " ")
+          .replace(/\s+/g, " ")
+          .trim()
+          .slice(0, 200) || undefined,
+    };
+  }
+  return { inResponseTo: attribute("InResponseTo"), destination: attribute("Destination"), status };
+}
+
+/**
+ * The IdP's answer must be Success before anything else is looked at: node-saml reads the assertion
+ * first and would sign the user in from a signed assertion inside a Responder (or any other) answer.
+ * The browser is told the top-level code's name; the audit log gets both codes and the message.
+ */
+function checkStatus(status: ResponseStatus | undefined): void {
+  if (status?.code === SUCCESS) return;
+  if (!status?.code) {
+    throw invalid("the response has no Status (exactly one Status with one StatusCode is required)");
+  }
+  const short = (value: string) => value.replace(/^urn:oasis:names:tc:SAML:2\.0:status:/, "");
+  throw invalid(
+    `the identity provider answered with status ${short(status.code).slice(0, 100)}, not Success`,
+    [
+      `idp status ${status.code.slice(0, 200)}`,
+      status.subCode ? `second-level status ${status.subCode.slice(0, 200)}` : undefined,
+      status.message ? `message: ${status.message}` : undefined,
+    ]
+      .filter(Boolean)
+      .join("; "),
+  );
 }
 
 type XmlJs = { $?: Record<string, string>; _?: string; [child: string]: unknown };
@@ -254,6 +316,7 @@ export async function completeSamlSignIn(
       if (!request.browserHash || !(browser && constantTimeEqual(sha256Hex(browser), request.browserHash))) {
         throw invalid("the sign-in was started in another browser (or its cookie is missing)");
       }
+      checkStatus(outer.status);
       return await verifyAndSignIn(tenant, request, encoded, outer.destination, context);
     } catch (error) {
       if (error instanceof AppError) throw new SamlRedirectError(request.redirectTo, error);
