@@ -3,7 +3,7 @@ import type { Profile } from "@node-saml/node-saml";
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { constantTimeEqual, randomToken, sha256Hex } from "@/lib/crypto";
 import { AppError } from "@/lib/errors";
-import { isAllowedRedirect, withQuery } from "@/lib/thirdparty";
+import { explainRefusal, isAllowedRedirect, withQuery } from "@/lib/thirdparty";
 import { signInWithIdentity } from "@/lib/identities";
 import { mintOneTimeToken } from "@/lib/one-time-tokens";
 import type { Tenant } from "@/lib/tenants";
@@ -377,7 +377,8 @@ async function verifyAndSignIn(
   if (verified.nameIdFormat === TRANSIENT) {
     throw invalid("the IdP sends a transient NameID; configure a persistent, email or unspecified NameID");
   }
-  const mapped = mapAttributes(profile, idp.attributeMapping as AttributeMapping);
+  const mapping = idp.attributeMapping as AttributeMapping;
+  const mapped = mapAttributes(profile, mapping);
   const domain = mapped.email?.split("@")[1];
   const { user, outcome } = await signInWithIdentity(
     tenant,
@@ -397,7 +398,25 @@ async function verifyAndSignIn(
     },
     { allowLinking: idp.allowLinking },
     context,
-  );
+  ).catch((error: unknown) => {
+    throw explainRefusal(error, {
+      THIRD_PARTY_EMAIL_UNVERIFIED: [
+        "the identity provider does not vouch for this email address",
+        `the asserted address's domain ${domain ?? "(none)"} is not one of the IdP's domains ` +
+          `(${idp.domains.join(", ")}), so the address counts as unverified: it links to no existing ` +
+          "account, and creates none while the tenant requires verified addresses",
+      ],
+      THIRD_PARTY_EMAIL_MISSING: [
+        "the identity provider sent no email address",
+        `no email in ${mapping.email ? `the mapped attribute ${mapping.email}` : "the usual attributes"} ` +
+          "and the NameID is not an address",
+      ],
+      THIRD_PARTY_LINKING_DISABLED: [
+        "an account with this email address exists",
+        "the address belongs to an existing account and the IdP's allow_linking is off",
+      ],
+    });
+  });
   const token = await mintOneTimeToken(tenant, user.id, { amr: ["ext:saml"] });
   await recordAuditEvent(tenant.id, {
     ...context,

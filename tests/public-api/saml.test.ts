@@ -198,6 +198,18 @@ describe("SAML service provider", () => {
     expect(new URL(other.res.headers.get("location")!).searchParams.get("error")).toBe("unverified_email");
   });
 
+  it("security 3.8: an unverified_email refusal is audited with the check that failed, not as Forbidden", async () => {
+    const s = await setup();
+    await createUserWithEmail(s.tenant, "eve@elsewhere.test");
+    const { res } = await signIn(s, { nameId: "eve-id", attributes: { email: "eve@elsewhere.test" } });
+    const url = expectErrorRedirect(res);
+    expect(url.searchParams.get("error")).toBe("unverified_email");
+    const [failure] = (await listAuditEvents(s.tenant.id, { limit: 10, type: "saml.acs.failed" })).items;
+    const reason = (failure!.details as { reason: string }).reason;
+    expect(reason).not.toBe("Forbidden");
+    expect(reason).toMatch(/elsewhere\.test.*not one of the IdP's domains/);
+  });
+
   it("refuses linking when the IdP does not allow it", async () => {
     const s = await setup({ allowLinking: false });
     await createUserWithEmail(s.tenant, "carol@acme.test");

@@ -355,6 +355,53 @@ describe("ID token checks", () => {
   }
 });
 
+describe("security 3.8: the audit log names the failed check, the browser does not", () => {
+  const now = () => Math.floor(Date.now() / 1000);
+  const cases: [string, NonNullable<OidcPeer["tamperIdToken"]>, RegExp][] = [
+    [
+      "a wrong audience",
+      (claims, sign) => sign({ ...claims, aud: "another-client" }),
+      /"aud".*expected sesame-client.*actual another-client/,
+    ],
+    [
+      "another issuer",
+      (claims, sign) => sign({ ...claims, iss: "https://evil.example" }),
+      /"iss".*actual https:\/\/evil\.example/,
+    ],
+    ["a nonce mismatch", (claims, sign) => sign({ ...claims, nonce: "not-the-nonce" }), /"nonce"/],
+    [
+      "an expired token",
+      (claims, sign) => sign({ ...claims, iat: now() - 7200, exp: now() - 3600 }),
+      /"exp".*expiration/,
+    ],
+    ["a signature by another key", (claims, sign) => sign(claims, { otherKey: true }), /signature/],
+  ];
+  for (const [name, tamper, reason] of cases) {
+    it(name, async () => {
+      const tenant = await tenantWithPeer();
+      nextAccount();
+      const { cookie, callbackUrl } = await authorizeAtPeer(tenant, "acme");
+      peer.tamperIdToken = tamper;
+      const query = await expectErrorRedirect(await callBack(tenant, callbackUrl, cookie), "invalid_request");
+      expect(query.get("error_description")).toBe("the provider's answer could not be used");
+      const [failed] = await auditEvents(tenant.id, "thirdparty.signin.failed");
+      expect((failed!.details as { reason: string }).reason).toMatch(reason);
+      // Never the nonce's value, nor anything of the token beyond the failed claim.
+      expect(JSON.stringify(failed!.details)).not.toContain("not-the-nonce");
+    });
+  }
+
+  it("an unverified address: the reason says the provider did not verify it", async () => {
+    const tenant = await tenantWithPeer({ allowLinking: true });
+    const existing = await createUserWithEmail(tenant, `unverified.${Date.now()}@example.com`);
+    nextAccount({ email: (await emailOf(existing.id, tenant)) ?? "", email_verified: false });
+    const { res } = await signInThroughPeer(tenant, "acme");
+    await expectErrorRedirect(res, "unverified_email");
+    const [failed] = await auditEvents(tenant.id, "thirdparty.signin.failed");
+    expect((failed!.details as { reason: string }).reason).toMatch(/email_verified/);
+  });
+});
+
 describe("accounts", () => {
   it("never links on an unverified email, even with linking on", async () => {
     const tenant = await tenantWithPeer({ allowLinking: true });
