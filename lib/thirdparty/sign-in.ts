@@ -5,7 +5,7 @@ import { AppError } from "@/lib/errors";
 import { linkIdentity, signInWithIdentity, type AssertedIdentity } from "@/lib/identities";
 import { mintOneTimeToken } from "@/lib/one-time-tokens";
 import type { Tenant } from "@/lib/tenants";
-import { providerClient, type ProviderClient } from "./client";
+import { keepJwks, providerClient, type ProviderClient } from "./client";
 import { userInfoOf } from "./user-info";
 import { errorRedirect, explainRefusal, isAllowedRedirect, withQuery } from "./redirect";
 import { consumeState, insertState, selectProvider, sweepExpiredStates } from "./store";
@@ -232,6 +232,7 @@ async function exchange(
       ...(isOidc ? { expectedNonce: secrets.nonce ?? "", idTokenExpected: true } : {}),
     });
   } catch (error) {
+    keepJwks(client.config);
     if (error instanceof AppError) throw error;
     // The first detail is all the browser may see (errorQuery); the second names the check, for the audit.
     const precise = auditReason(error);
@@ -240,6 +241,7 @@ async function exchange(
       cause: error,
     });
   }
+  keepJwks(client.config);
   const info = await userInfoOf(client, tokens);
   // Apple sends the user's name only once, beside the code on the first sign-in, never in the ID token.
   const appleName = client.kind === "apple" ? nameFromAppleUser(params.get("user")) : undefined;
