@@ -380,6 +380,8 @@ async function verifyAndSignIn(
   const mapping = idp.attributeMapping as AttributeMapping;
   const mapped = mapAttributes(profile, mapping);
   const domain = mapped.email?.split("@")[1];
+  // The IdP vouches only for addresses of the domains it was configured to serve.
+  const vouched = domain !== undefined && idp.domains.includes(domain);
   const { user, outcome } = await signInWithIdentity(
     tenant,
     {
@@ -387,8 +389,7 @@ async function verifyAndSignIn(
       providerId: idp.id,
       subject: profile.nameID,
       email: mapped.email ?? null,
-      // The IdP vouches only for addresses of the domains it was configured to serve.
-      emailVerified: domain !== undefined && idp.domains.includes(domain),
+      emailVerified: vouched,
       claims: {
         issuer: idp.entityId,
         ...(verified.nameIdFormat ? { name_id_format: verified.nameIdFormat } : {}),
@@ -400,12 +401,17 @@ async function verifyAndSignIn(
     context,
   ).catch((error: unknown) => {
     throw explainRefusal(error, {
-      THIRD_PARTY_EMAIL_UNVERIFIED: [
-        "the identity provider does not vouch for this email address",
-        `the asserted address's domain ${domain ?? "(none)"} is not one of the IdP's domains ` +
-          `(${idp.domains.join(", ")}), so the address counts as unverified: it links to no existing ` +
-          "account, and creates none while the tenant requires verified addresses",
-      ],
+      THIRD_PARTY_EMAIL_UNVERIFIED: vouched
+        ? [
+            "this email address belongs to another account",
+            "the address (of one of the IdP's domains) is held by another account and could not be taken",
+          ]
+        : [
+            "the identity provider does not vouch for this email address",
+            `the asserted address's domain ${domain ?? "(none)"} is not one of the IdP's domains ` +
+              `(${idp.domains.join(", ")}), so the address counts as unverified: it links to no existing ` +
+              "account, and creates none while the tenant requires verified addresses",
+          ],
       THIRD_PARTY_EMAIL_MISSING: [
         "the identity provider sent no email address",
         `no email in ${mapping.email ? `the mapped attribute ${mapping.email}` : "the usual attributes"} ` +

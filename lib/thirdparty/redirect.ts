@@ -85,10 +85,9 @@ export function errorRedirect(redirectTo: string, error: unknown): string {
  * `reasons[code]` is `[for the browser, for the audit log]`. errorQuery shows the first detail; the audit
  * record's reason joins them all. Errors that already carry details, and other codes, pass unchanged.
  */
-export function explainRefusal(
-  error: unknown,
-  reasons: Partial<Record<ErrorCode, readonly [browser: string, audit: string]>>,
-): unknown {
+export type RefusalReasons = Partial<Record<ErrorCode, readonly [browser: string, audit: string]>>;
+
+export function explainRefusal(error: unknown, reasons: RefusalReasons): unknown {
   if (!(error instanceof AppError) || error.details.length > 0) return error;
   const reason = reasons[error.code];
   if (!reason) return error;

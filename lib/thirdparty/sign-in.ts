@@ -7,7 +7,7 @@ import { mintOneTimeToken } from "@/lib/one-time-tokens";
 import type { Tenant } from "@/lib/tenants";
 import { keepJwks, providerClient, type ProviderClient } from "./client";
 import { userInfoOf } from "./user-info";
-import { errorRedirect, explainRefusal, isAllowedRedirect, withQuery } from "./redirect";
+import { errorRedirect, explainRefusal, isAllowedRedirect, withQuery, type RefusalReasons } from "./redirect";
 import { consumeState, insertState, selectProvider, sweepExpiredStates } from "./store";
 
 /** A started authorization lives this long (the user signs in at the provider meanwhile). */
@@ -294,22 +294,27 @@ function describe(error: unknown): string {
 }
 
 /** What the account step's refusals mean here: `[for the browser, for the audit log]`. */
-function accountRefusals(provider: string, asserted: AssertedIdentity) {
+function accountRefusals(provider: string, asserted: AssertedIdentity): RefusalReasons {
   return {
-    THIRD_PARTY_EMAIL_UNVERIFIED: [
-      "the provider has not verified this email address",
-      `${provider} does not vouch for the address (email_verified is not true): it links to no existing ` +
-        "account, and creates none while the tenant requires verified addresses",
-    ],
+    THIRD_PARTY_EMAIL_UNVERIFIED: asserted.emailVerified
+      ? [
+          "this email address belongs to another account",
+          `the address ${provider} verified is held by another account and could not be taken`,
+        ]
+      : [
+          "the provider has not verified this email address",
+          `${provider} does not vouch for the address (email_verified is not true): it links to no ` +
+            "existing account, and creates none while the tenant requires verified addresses",
+        ],
     THIRD_PARTY_EMAIL_MISSING: [
       "the provider shared no email address",
-      `${provider} answered no email address (ID token, user info${asserted.kind === "oauth" ? " or emails endpoint" : ""})`,
+      `${provider} answered no email address (ID token, user info, emails endpoint)`,
     ],
     THIRD_PARTY_LINKING_DISABLED: [
       "an account with this email address exists",
       `the address belongs to an existing account and ${provider}'s allow_linking is off`,
     ],
-  } as const;
+  };
 }
 
 /** Claims whose values may go to the audit log; others (nonce, hashes) are named without their value. */
