@@ -23,7 +23,7 @@ export {
   type ThirdPartyFinish,
   type ThirdPartyStart,
 } from "./sign-in";
-export { errorRedirect, isAllowedRedirect, withQuery } from "./redirect";
+export { errorRedirect, explainRefusal, isAllowedRedirect, withQuery } from "./redirect";
 
 /** A provider as the flows and `.well-known/config` show it. */
 export interface EnabledProvider {

@@ -5,9 +5,9 @@ import { AppError } from "@/lib/errors";
 import { linkIdentity, signInWithIdentity, type AssertedIdentity } from "@/lib/identities";
 import { mintOneTimeToken } from "@/lib/one-time-tokens";
 import type { Tenant } from "@/lib/tenants";
-import { providerClient, type ProviderClient } from "./client";
+import { keepJwks, providerClient, type ProviderClient } from "./client";
 import { userInfoOf } from "./user-info";
-import { errorRedirect, isAllowedRedirect, withQuery } from "./redirect";
+import { errorRedirect, explainRefusal, isAllowedRedirect, withQuery, type RefusalReasons } from "./redirect";
 import { consumeState, insertState, selectProvider, sweepExpiredStates } from "./store";
 
 /** A started authorization lives this long (the user signs in at the provider meanwhile). */
@@ -186,9 +186,13 @@ export async function finishThirdPartySignIn(
     };
     const client = await providerClient(await enabledProvider(tenant.id, row.providerSlug));
     const asserted = await exchange(client, input.params, state, secrets);
-    const outcome = row.linkUserId
-      ? await linkIdentity(tenant, row.linkUserId, asserted, context)
-      : await signInWithIdentity(tenant, asserted, { allowLinking: client.row.allowLinking }, context);
+    const outcome = await (
+      row.linkUserId
+        ? linkIdentity(tenant, row.linkUserId, asserted, context)
+        : signInWithIdentity(tenant, asserted, { allowLinking: client.row.allowLinking }, context)
+    ).catch((error: unknown) => {
+      throw explainRefusal(error, accountRefusals(client.row.slug, asserted));
+    });
     const token = await mintOneTimeToken(tenant, outcome.user.id, {
       amr: [`ext:${client.row.slug}`],
       codeChallenge: row.codeChallenge,
@@ -228,12 +232,16 @@ async function exchange(
       ...(isOidc ? { expectedNonce: secrets.nonce ?? "", idTokenExpected: true } : {}),
     });
   } catch (error) {
+    keepJwks(client.config);
     if (error instanceof AppError) throw error;
+    // The first detail is all the browser may see (errorQuery); the second names the check, for the audit.
+    const precise = auditReason(error);
     throw new AppError("THIRD_PARTY_PROVIDER_ERROR", undefined, {
-      details: [describe(error)],
+      details: precise ? [describe(error), precise] : [describe(error)],
       cause: error,
     });
   }
+  keepJwks(client.config);
   const info = await userInfoOf(client, tokens);
   // Apple sends the user's name only once, beside the code on the first sign-in, never in the ID token.
   const appleName = client.kind === "apple" ? nameFromAppleUser(params.get("user")) : undefined;
@@ -283,4 +291,75 @@ function describe(error: unknown): string {
   if (error instanceof oidc.ResponseBodyError) return `${error.error}: ${error.error_description ?? ""}`;
   if (error instanceof Error) return error.message.slice(0, 200);
   return "the provider's answer failed a check";
+}
+
+/** What the account step's refusals mean here: `[for the browser, for the audit log]`. */
+function accountRefusals(provider: string, asserted: AssertedIdentity): RefusalReasons {
+  return {
+    THIRD_PARTY_EMAIL_UNVERIFIED: asserted.emailVerified
+      ? [
+          "this email address belongs to another account",
+          `the address ${provider} verified is held by another account and could not be taken`,
+        ]
+      : [
+          "the provider has not verified this email address",
+          `${provider} does not vouch for the address (email_verified is not true): it links to no ` +
+            "existing account, and creates none while the tenant requires verified addresses",
+        ],
+    THIRD_PARTY_EMAIL_MISSING: [
+      "the provider shared no email address",
+      `${provider} answered no email address (ID token, user info, emails endpoint)`,
+    ],
+    THIRD_PARTY_LINKING_DISABLED: [
+      "an account with this email address exists",
+      `the address belongs to an existing account and ${provider}'s allow_linking is off`,
+    ],
+  };
+}
+
+/** Claims whose values may go to the audit log; others (nonce, hashes) are named without their value. */
+const SHOWN_CLAIMS = new Set(["iss", "aud", "azp", "exp", "iat", "nbf", "auth_time", "typ", "alg"]);
+
+const short = (value: unknown) => {
+  const text = typeof value === "string" ? value : JSON.stringify(value);
+  return (text ?? String(value)).slice(0, 120);
+};
+
+/**
+ * The check a library error names, for the audit log only: openid-client wraps oauth4webapi's error
+ * (`unexpected JWT claim value encountered`), whose own message names the claim and whose `cause` holds
+ * `claim`, `expected`, the token's `claims`, the key `header`… Only the failed claim's name (and, for
+ * public claims, the expected and actual values), the attribute, the key id and algorithm are kept: never
+ * the whole token, its nonce or the response body.
+ */
+export function auditReason(error: unknown): string | undefined {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current; depth++) {
+    if (current instanceof Error) {
+      const code = (current as { code?: unknown }).code;
+      parts.push(`${current.message.slice(0, 200)}${typeof code === "string" ? ` (${code})` : ""}`);
+      current = current.cause;
+      continue;
+    }
+    if (typeof current === "object") {
+      const cause = current as Record<string, unknown>;
+      const claim = typeof cause.claim === "string" ? cause.claim : undefined;
+      const facts: string[] = [];
+      if (claim) facts.push(`claim ${claim}`);
+      if (claim && SHOWN_CLAIMS.has(claim)) {
+        if (cause.expected !== undefined) facts.push(`expected ${short(cause.expected)}`);
+        const claims = cause.claims as Record<string, unknown> | undefined;
+        if (claims && claims[claim] !== undefined) facts.push(`actual ${short(claims[claim])}`);
+      }
+      if (typeof cause.attribute === "string") facts.push(`attribute ${cause.attribute}`);
+      const header = cause.header as { kid?: unknown; alg?: unknown } | undefined;
+      if (header?.alg !== undefined) facts.push(`alg ${short(header.alg)}`);
+      if (header?.kid !== undefined) facts.push(`kid ${short(header.kid)}`);
+      if (facts.length) parts.push(facts.join(", "));
+    }
+    break;
+  }
+  const reason = parts.slice(1).join(": ");
+  return reason || undefined;
 }

@@ -198,6 +198,18 @@ describe("SAML service provider", () => {
     expect(new URL(other.res.headers.get("location")!).searchParams.get("error")).toBe("unverified_email");
   });
 
+  it("security 3.8: an unverified_email refusal is audited with the check that failed, not as Forbidden", async () => {
+    const s = await setup();
+    await createUserWithEmail(s.tenant, "eve@elsewhere.test");
+    const { res } = await signIn(s, { nameId: "eve-id", attributes: { email: "eve@elsewhere.test" } });
+    const url = expectErrorRedirect(res);
+    expect(url.searchParams.get("error")).toBe("unverified_email");
+    const [failure] = (await listAuditEvents(s.tenant.id, { limit: 10, type: "saml.acs.failed" })).items;
+    const reason = (failure!.details as { reason: string }).reason;
+    expect(reason).not.toBe("Forbidden");
+    expect(reason).toMatch(/elsewhere\.test.*not one of the IdP's domains/);
+  });
+
   it("refuses linking when the IdP does not allow it", async () => {
     const s = await setup({ allowLinking: false });
     await createUserWithEmail(s.tenant, "carol@acme.test");
@@ -306,6 +318,66 @@ describe("SAML service provider", () => {
       );
       expectErrorRedirect(await acs(s.tenant, { SAMLResponse: encodeResponse(beside) }));
       expect(await identityCount(s.tenant.id)).toBe(0);
+    });
+
+    it("security 3.7: a Response whose top-level status is not Success, even with a signed assertion", async () => {
+      const SUCCESS = '<samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/>';
+      const s = await setup();
+      const variants: [string, (xml: string) => string, RegExp][] = [
+        [
+          "Responder / AuthnFailed with a message",
+          (xml) =>
+            xml.replace(
+              SUCCESS,
+              '<samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Responder">' +
+                '<samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:AuthnFailed"/></samlp:StatusCode>' +
+                "<samlp:StatusMessage>user locked out</samlp:StatusMessage>",
+            ),
+          /status:Responder.*status:AuthnFailed.*user locked out/,
+        ],
+        [
+          "Requester",
+          (xml) => xml.replace(SUCCESS, SUCCESS.replace("Success", "Requester")),
+          /status:Requester/,
+        ],
+        [
+          // XSW on the status: a Success code wrapped below the real one must not be read as the answer.
+          "Success nested under Responder",
+          (xml) =>
+            xml.replace(
+              SUCCESS,
+              `<samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Responder">${SUCCESS}</samlp:StatusCode>`,
+            ),
+          /status:Responder/,
+        ],
+        [
+          "a second Status beside the real one",
+          (xml) =>
+            xml.replace(
+              `<samlp:Status>${SUCCESS}</samlp:Status>`,
+              `<samlp:Status>${SUCCESS.replace("Success", "Responder")}</samlp:Status><samlp:Status>${SUCCESS}</samlp:Status>`,
+            ),
+          /Status/,
+        ],
+        ["no Status at all", (xml) => xml.replace(`<samlp:Status>${SUCCESS}</samlp:Status>`, ""), /Status/],
+      ];
+      for (const [name, change, audited] of variants) {
+        const request = await start(s);
+        const genuine = decodeResponse(
+          await s.idp.respond(s.spMetadata, request, { nameId: "jo@acme.test" }),
+        );
+        expect(genuine, name).toContain(SUCCESS);
+        const res = await acs(s.tenant, { SAMLResponse: encodeResponse(change(genuine)) });
+        const url = expectErrorRedirect(res);
+        expect(url.searchParams.get("error_description"), name).toMatch(/status/i);
+        // The IdP's own words stay in the audit log.
+        expect(url.searchParams.get("error_description"), name).not.toMatch(/locked/);
+        await expectRefusedFor(s.tenant.id, audited);
+        expect(await identityCount(s.tenant.id), name).toBe(0);
+      }
+      // The same response with its Success status signs in.
+      const { res } = await signIn(s, { nameId: "jo@acme.test" });
+      expect(res.headers.get("location")).toMatch(/hanko_token=/);
     });
 
     it("a replayed response and a replayed assertion id", async () => {
