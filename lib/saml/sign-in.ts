@@ -3,7 +3,7 @@ import type { Profile } from "@node-saml/node-saml";
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { constantTimeEqual, randomToken, sha256Hex } from "@/lib/crypto";
 import { AppError } from "@/lib/errors";
-import { explainRefusal, isAllowedRedirect, withQuery } from "@/lib/thirdparty";
+import { BINDING_COOKIE_PATH, bindingCookieName, explainRefusal, isAllowedRedirect, withQuery } from "@/lib/thirdparty";
 import { signInWithIdentity } from "@/lib/identities";
 import { mintOneTimeToken } from "@/lib/one-time-tokens";
 import type { Tenant } from "@/lib/tenants";
@@ -28,8 +28,10 @@ export class SamlRedirectError extends AppError {
 
 const SWEEP_EVERY = 64;
 
-/** The cookie that binds a started sign-in to the browser that started it. */
+/** The cookie that binds a started sign-in to the browser that started it, by its base name. */
 export const SAML_BROWSER_COOKIE = "sesame_saml";
+/** Its name on the wire (`__Host-sesame_saml` on https). */
+export const samlCookieName = () => bindingCookieName(SAML_BROWSER_COOKIE);
 const BROWSER_VALUE = /^[A-Za-z0-9_-]{43}$/;
 
 /** Where to send the browser, and the binding cookie to set on the way. */
@@ -37,7 +39,7 @@ export interface SamlStart {
   redirectUrl: string;
   /**
    * SameSite=None (hence Secure): the IdP's answer is a cross-site form POST, which a Lax cookie does not
-   * follow. Scoped to the tenant's SAML endpoints; lives as long as a request.
+   * follow. `Path=/`: the token exchange checks it too. Lives as long as a request.
    */
   cookie: { name: string; value: string; maxAgeSeconds: number; path: string; sameSite: "none" };
 }
@@ -106,10 +108,10 @@ export async function startSamlSignIn(
     return {
       redirectUrl: url,
       cookie: {
-        name: SAML_BROWSER_COOKIE,
+        name: samlCookieName(),
         value: browser,
         maxAgeSeconds: REQUEST_TTL_SECONDS,
-        path: `/t/${tenant.id}/saml`,
+        path: BINDING_COOKIE_PATH,
         sameSite: "none" as const,
       },
     };
@@ -317,7 +319,13 @@ export async function completeSamlSignIn(
         throw invalid("the sign-in was started in another browser (or its cookie is missing)");
       }
       checkStatus(outer.status);
-      return await verifyAndSignIn(tenant, request, encoded, outer.destination, context);
+      return await verifyAndSignIn(
+        tenant,
+        { ...request, browserHash: request.browserHash },
+        encoded,
+        outer.destination,
+        context,
+      );
     } catch (error) {
       if (error instanceof AppError) throw new SamlRedirectError(request.redirectTo, error);
       throw error;
@@ -327,7 +335,7 @@ export async function completeSamlSignIn(
 
 async function verifyAndSignIn(
   tenant: Tenant,
-  request: { requestId: string; idpId: string; redirectTo: string; createdAt: Date },
+  request: { requestId: string; idpId: string; redirectTo: string; createdAt: Date; browserHash: string },
   encoded: string,
   destination: string | undefined,
   context: AuditContext,
@@ -423,7 +431,11 @@ async function verifyAndSignIn(
       ],
     });
   });
-  const token = await mintOneTimeToken(tenant, user.id, { amr: ["ext:saml"] });
+  // Bound to the browser whose cookie the ACS checked: only it exchanges the token (login CSRF).
+  const token = await mintOneTimeToken(tenant, user.id, {
+    amr: ["ext:saml"],
+    binding: { browserHash: request.browserHash },
+  });
   await recordAuditEvent(tenant.id, {
     ...context,
     actor: user.id,

@@ -15,9 +15,13 @@ export {
 } from "./providers";
 export { callbackUrl } from "./client";
 export {
+  BINDING_COOKIE_PATH,
   BROWSER_COOKIE,
+  bindingCookieName,
+  thirdPartyCookieName,
+} from "./browser-cookie";
+export {
   STATE_TTL_SECONDS,
-  cookiePath,
   finishThirdPartySignIn,
   startThirdPartySignIn,
   type ThirdPartyFinish,

@@ -8,12 +8,11 @@ import type { Tenant } from "@/lib/tenants";
 import { keepJwks, providerClient, type ProviderClient } from "./client";
 import { userInfoOf } from "./user-info";
 import { errorRedirect, explainRefusal, isAllowedRedirect, withQuery, type RefusalReasons } from "./redirect";
+import { BINDING_COOKIE_PATH, thirdPartyCookieName } from "./browser-cookie";
 import { consumeState, insertState, selectProvider, sweepExpiredStates } from "./store";
 
 /** A started authorization lives this long (the user signs in at the provider meanwhile). */
 export const STATE_TTL_SECONDS = 600;
-/** The cookie that binds a started authorization to the browser that started it. */
-export const BROWSER_COOKIE = "sesame_thirdparty";
 const STATE_PURPOSE = "third-party-state";
 const TOKENS_PURPOSE = "third-party-tokens";
 const BROWSER_VALUE = /^[A-Za-z0-9_-]{43}$/;
@@ -35,8 +34,6 @@ export interface ThirdPartyStart {
   };
 }
 
-export const cookiePath = (tenantId: string) => `/t/${tenantId}/thirdparty`;
-
 async function enabledProvider(tenantId: string, slug: string) {
   const row = await selectProvider(tenantId, slug);
   if (!row || !row.enabled) throw new AppError("THIRD_PARTY_PROVIDER_NOT_FOUND");
@@ -49,7 +46,7 @@ async function enabledProvider(tenantId: string, slug: string) {
  * URL. REDIRECT_NOT_ALLOWED when `redirectTo` is not allowed; THIRD_PARTY_PROVIDER_NOT_FOUND.
  * `browser`: the binding cookie the browser already has (reused, so two tabs can sign in at once).
  * `codeVerifier`: the elements' own verifier (Hanko's `code_verifier`, kept in the page's sessionStorage);
- * the sign-in's one-time token is then exchanged only with it.
+ * the sign-in's one-time token is exchanged with it, or with the binding cookie (plain-URL starts).
  */
 export async function startThirdPartySignIn(
   tenant: Tenant,
@@ -105,10 +102,10 @@ export async function startThirdPartySignIn(
     return {
       redirectUrl: url.toString(),
       cookie: {
-        name: BROWSER_COOKIE,
+        name: thirdPartyCookieName(),
         value: browser,
         maxAgeSeconds: STATE_TTL_SECONDS,
-        path: cookiePath(tenant.id),
+        path: BINDING_COOKIE_PATH,
         sameSite: client.definition.formPost ? "none" : "lax",
       },
     };
@@ -193,9 +190,10 @@ export async function finishThirdPartySignIn(
     ).catch((error: unknown) => {
       throw explainRefusal(error, accountRefusals(client.row.slug, asserted));
     });
+    // Bound to this browser: its binding cookie (checked above) and the elements' verifier, if any.
     const token = await mintOneTimeToken(tenant, outcome.user.id, {
       amr: [`ext:${client.row.slug}`],
-      codeChallenge: row.codeChallenge,
+      binding: { browserHash: row.browserHash, codeChallenge: row.codeChallenge },
     });
     await recordAuditEvent(tenant.id, {
       ...context,

@@ -20,6 +20,7 @@ import {
   TEST_CONTEXT,
   validateSessionCookie,
 } from "../helpers/public-api";
+import { bindingCookie } from "../helpers/token-binding";
 import {
   authorizeAtPeer,
   browserCookie,
@@ -80,8 +81,9 @@ async function tenantWithPeer(
   return tenant;
 }
 
+/** POST /token in the test's browser (the binding cookie its sign-ins started with). */
 const exchange = (tenant: Tenant, value: string) =>
-  publicCall(token.POST, tenant, "POST", "/token", { body: { value } });
+  publicCall(token.POST, tenant, "POST", "/token", { body: { value }, headers: { cookie: bindingCookie() } });
 
 /** Expects a redirect to `redirect_to` with Hanko's error query and no token; answers the query. */
 async function expectErrorRedirect(res: Response, error: string, description?: RegExp) {
@@ -104,12 +106,10 @@ describe("third-party sign-in with an OpenID Connect provider", () => {
     const tenant = await tenantWithPeer();
     const account = nextAccount();
     const { start, cookie, callbackUrl } = await authorizeAtPeer(tenant, "acme");
-    // The cookie: HttpOnly, Lax, scoped to the tenant's third-party routes.
+    // The cookie: HttpOnly, Lax, on every path (the token exchange checks it too).
     const setCookie = start.headers.getSetCookie().join("\n");
     expect(setCookie).toMatch(
-      new RegExp(
-        `${BROWSER_COOKIE}=[A-Za-z0-9_-]{43}; Path=/t/${tenant.id}/thirdparty; Max-Age=600; HttpOnly; SameSite=Lax`,
-      ),
+      new RegExp(`${BROWSER_COOKIE}=[A-Za-z0-9_-]{43}; Path=/; Max-Age=600; HttpOnly; SameSite=Lax`),
     );
     expect(start.headers.get("location")).not.toContain(peer.clientSecret);
     // PKCE S256 and a nonce on the authorization request; the verifier on the token request.
@@ -261,8 +261,8 @@ describe("state", () => {
       "invalid_request",
       /another browser/,
     );
-    const attacker = await authorizeAtPeer(tenant, "acme");
-    const other = await authorizeAtPeer(tenant, "acme");
+    const attacker = await authorizeAtPeer(tenant, "acme", REDIRECT_TO, null);
+    const other = await authorizeAtPeer(tenant, "acme", REDIRECT_TO, null);
     expect(attacker.cookie).not.toBe(other.cookie);
     await expectErrorRedirect(await callBack(tenant, other.callbackUrl, attacker.cookie), "invalid_request");
     await expectPublicError(await callBack(tenant, other.callbackUrl, other.cookie), 400);
@@ -511,7 +511,12 @@ describe("accounts", () => {
     const callbackUrl = await followPeer(start.redirectUrl);
     const res = await callBack(tenant, callbackUrl, start.cookie.value);
     const location = new URL(res.headers.get("location")!);
-    expect(await (await exchange(tenant, location.searchParams.get("hanko_token")!)).json()).toEqual({
+    const value = location.searchParams.get("hanko_token")!;
+    const exchanged = await publicCall(token.POST, tenant, "POST", "/token", {
+      body: { value },
+      headers: { cookie: bindingCookie(start.cookie.value) },
+    });
+    expect(await exchanged.json()).toEqual({
       user_id: user.id,
     });
     const [identity] = await listIdentities(tenant.id, user.id);
