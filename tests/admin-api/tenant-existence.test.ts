@@ -47,11 +47,15 @@ describe("security 3.6: the admin API answers an unknown tenant as a known one b
           const body = method === "GET" || method === "DELETE" ? undefined : {};
           const res = await adminCall(handler, path, key, { method, params, body });
           const text = await res.text();
-          answers.push(`${method} ${template} ${tenantId === unknown ? "unknown" : "known"}: ${res.status} ${text}`);
+          answers.push(
+            `${method} ${template} ${tenantId === unknown ? "unknown" : "known"}: ${res.status} ${text}`,
+          );
         }
       }
     }
-    const unexpected = answers.filter((answer) => !answer.endsWith(': 401 {"code":401,"message":"Unauthorized"}'));
+    const unexpected = answers.filter(
+      (answer) => !answer.endsWith(': 401 {"code":401,"message":"Unauthorized"}'),
+    );
     expect(unexpected).toEqual([]);
   });
 });
