@@ -45,7 +45,7 @@ describe("GET /t/{tenant_id}/admin/audit_logs", () => {
         type: "test.login.failed",
         error: "passcode invalid: 2 attempts left",
         meta_http_request_id: "",
-        meta_source_ip: "",
+        meta_source_ip: "0.0.0.0",
         meta_user_agent: "",
         details: { reason: "passcode invalid: 2 attempts left", status: 401 },
         created_at: failed.createdAt.toISOString(),
