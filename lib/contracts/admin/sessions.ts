@@ -23,18 +23,12 @@ export const AdminSession = z
   .object({
     id: z.uuid(),
     user_id: z.uuid(),
-    user_agent: z
-      .string()
-      .optional()
-      .meta({
-        description: "The User-Agent the session started with; left out when unknown (Hanko's schema)",
-      }),
-    ip_address: z
-      .string()
-      .optional()
-      .meta({
-        description: "The client IP the session started with; left out when unknown (Hanko's schema)",
-      }),
+    user_agent: z.string().optional().meta({
+      description: "The User-Agent the session started with; left out when unknown (Hanko's schema)",
+    }),
+    ip_address: z.string().optional().meta({
+      description: "The client IP the session started with; left out when unknown (Hanko's schema)",
+    }),
     created_at: z.iso.datetime(),
     updated_at: z.iso
       .datetime()
