@@ -5,6 +5,10 @@ const config = {
   // The spec's status page is `GET {tenant_url}/admin/` with a trailing slash; do not redirect it away.
   skipTrailingSlashRedirect: true,
   poweredByHeader: false,
+  // No page uses next/image. Its optimizer (`/_next/image?url=…`) fetches the URL inside the server, past
+  // the admin-port split (scripts/server.mjs): `?url=/metrics` on the public port would read the admin side.
+  // Off, `/_next/image` is a 404 (and scripts/lib/listener-paths.mjs answers it on neither port).
+  images: { unoptimized: true },
   experimental: {
     // Next.js loads every route's server modules when it starts (≈ 200 here: console, hosted pages,
     // every API). A route's modules are now loaded on its first request instead: a server under the

@@ -7,7 +7,7 @@ import { getLogger } from "@/lib/log";
 import { consoleTenant, issueSetupLinkIfNeeded, sweepOperatorRecords } from "@/lib/operators";
 import { sweepExpiredSessions } from "@/lib/sessions";
 import { sweepWebhookHistory } from "@/lib/webhooks";
-import { metricsExposureWarning, registerWebhookQueueProbe, webhookDeliveries } from "@/lib/metrics";
+import { metricsClosedWarning, registerWebhookQueueProbe, webhookDeliveries } from "@/lib/metrics";
 import { banner, outboxWarning } from "./banner";
 import { checkMasterSecret } from "./check-master-secret";
 import { seedDemoTenant } from "./seed-demo-tenant";
@@ -33,7 +33,7 @@ export async function boot(): Promise<void> {
   );
   process.stdout.write(`${banner(config, demo, created, setup)}\n`);
   const outbox = outboxWarning(config);
-  for (const warning of [outbox, metricsExposureWarning(config)]) {
+  for (const warning of [outbox, metricsClosedWarning(config)]) {
     if (warning) getLogger().warn(warning.replace(/!!! /g, "").replace(/\n/g, " "));
   }
   startHousekeeping();

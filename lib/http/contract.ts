@@ -66,8 +66,9 @@ export interface Contract<
   /** An empty body is read as `{}` (the reference accepts an empty POST on some routes). */
   emptyBodyAs?: "empty-object";
   /**
-   * Load the tenant named by the `tenantId` path parameter before authenticating (404 when there is
-   * none) and hand it to the handler.
+   * Load the tenant named by the `tenantId` path parameter (404 when there is none) and hand it to the
+   * handler: before authenticating, except with `admin-key`, where the key comes first so that an unknown
+   * tenant answers 401 as a known one does.
    */
   loadsTenant?: true;
   /**

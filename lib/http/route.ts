@@ -80,10 +80,14 @@ export function route<C extends Contract>(
     let tenant: Tenant | undefined;
     let limited: RateLimitOutcome | undefined;
     try {
-      const { params, tenantId, tenant: pathTenant } = await resolvePath(contract, context);
-      tenant = pathTenant;
+      const { params, tenantId } = await pathParams(contract, context);
+      // The admin API checks its key before it looks the tenant up, so that an unknown tenant answers as a
+      // known one does (401): an admin route tells a stranger nothing about which tenants exist.
+      const keyFirst = contract.auth.kind === "admin-key";
+      let key = keyFirst ? await authenticate(req, contract.auth, tenantId) : undefined;
+      tenant = await pathTenant(contract, tenantId);
       if (contract.deprecated && tenant?.platform.apiVersion === 3) throw new NotFound();
-      const key = await authenticate(req, contract.auth, tenantId);
+      if (!keyFirst) key = await authenticate(req, contract.auth, tenantId);
       // An Authenticator key names its tenant itself: the handler gets it as the others get the path's.
       if (key && contract.auth.kind === "authenticator-key") tenant = await getTenant(key.tenantId);
       const session =
@@ -196,14 +200,25 @@ async function optionalSessionOf(
   }
 }
 
-/** Parses the path parameters and, for contracts with `loadsTenant`, loads the path's tenant (404). */
-async function resolvePath(contract: Contract, context: RouteContext) {
+/** The parsed path parameters and the path's tenant id, if any. */
+async function pathParams(contract: Contract, context: RouteContext) {
   const params = parse(contract.params, await context.params, "params") as Record<string, unknown>;
   const tenantId = typeof params.tenantId === "string" ? params.tenantId : undefined;
-  if (!contract.loadsTenant) return { params, tenantId, tenant: undefined };
+  return { params, tenantId };
+}
+
+/** For contracts with `loadsTenant`, the path's tenant (404 when there is none); else undefined. */
+async function pathTenant(contract: Contract, tenantId: string | undefined): Promise<Tenant | undefined> {
+  if (!contract.loadsTenant) return undefined;
   const tenant = tenantId ? await findTenant(tenantId) : undefined;
   if (!tenant) throw new NotFound("tenant not found");
-  return { params, tenantId, tenant };
+  return tenant;
+}
+
+/** Parses the path parameters and, for contracts with `loadsTenant`, loads the path's tenant (404). */
+async function resolvePath(contract: Contract, context: RouteContext) {
+  const { params, tenantId } = await pathParams(contract, context);
+  return { params, tenantId, tenant: await pathTenant(contract, tenantId) };
 }
 
 /**

@@ -12,7 +12,8 @@ import {
   buttonClass,
   fieldProps,
 } from "@/components/console/ui";
-import { AUDIT_LOG_PAGE, queryAuditLogs, type AuditLogEntry, type AuditLogListing } from "@/lib/audit";
+import { AUDIT_LOG_PAGE, queryAuditLogs, type AuditLogListing } from "@/lib/audit";
+import { auditEntryView, PRIVATE_METADATA_HIDDEN, readsPrivateMetadata } from "@/lib/console/event-data";
 import { requireTenant } from "@/lib/console/guard";
 import { EntryDrawer } from "./entry-drawer";
 import { auditFilterOf, filterErrorsOf, filterQuery } from "./filters";
@@ -20,27 +21,6 @@ import { auditFilterOf, filterErrorsOf, filterQuery } from "./filters";
 export const metadata: Metadata = { title: "Audit log" };
 
 type Search = Record<string, string | string[] | undefined>;
-
-/** The entry as the drawer shows it: every recorded field, details included. */
-function entryJson(entry: AuditLogEntry): string {
-  return JSON.stringify(
-    {
-      id: entry.id,
-      type: entry.type,
-      created_at: entry.createdAt.toISOString(),
-      actor: entry.actor,
-      actor_user_id: entry.actorUserId,
-      actor_email: entry.actorEmail,
-      error: entry.error,
-      ip: entry.ip,
-      user_agent: entry.userAgent,
-      request_id: entry.requestId,
-      details: entry.details,
-    },
-    null,
-    2,
-  );
-}
 
 /** The tenant's audit log: filters in the URL (a GET form), a page of entries, the JSON of one, CSV export. */
 export default async function AuditLogPage({
@@ -51,7 +31,7 @@ export default async function AuditLogPage({
   searchParams: Promise<Search>;
 }) {
   const { tenantId } = await params;
-  const { tenant } = await requireTenant(tenantId, "read");
+  const { tenant, operator } = await requireTenant(tenantId, "read");
   const search = await searchParams;
   const { values, filter, errors: parseErrors } = auditFilterOf(search);
   const rawPage = Number(Array.isArray(search.page) ? search.page[0] : (search.page ?? "1"));
@@ -177,7 +157,8 @@ export default async function AuditLogPage({
                   <EntryDrawer
                     label={`View details of ${entry.type} at ${entry.createdAt.toISOString()}`}
                     title={entry.type}
-                    json={entryJson(entry)}
+                    json={auditEntryView(operator.role, entry)}
+                    note={readsPrivateMetadata(operator.role) ? undefined : PRIVATE_METADATA_HIDDEN}
                   />
                 </Td>
               </tr>

@@ -1,4 +1,5 @@
 import { exportAuditLogs } from "@/lib/audit";
+import { redactForRole } from "@/lib/console/event-data";
 import { auditConsoleAction, currentOperator } from "@/lib/console/guard";
 import { canSeeTenant } from "@/lib/operators";
 import { getTenant } from "@/lib/tenants";
@@ -43,7 +44,11 @@ export async function GET(request: Request, { params }: { params: Promise<{ tena
     );
   let stream: ReadableStream<Uint8Array>;
   try {
-    stream = await exportAuditLogs(tenant.id, filter);
+    // The details as the operator's role may read them (viewers: without private metadata).
+    const role = session.operator.role;
+    stream = await exportAuditLogs(tenant.id, filter, {
+      view: (entry) => ({ ...entry, details: redactForRole(role, entry.details) }),
+    });
   } catch (error) {
     const refused = filterErrorsOf(error);
     if (!refused) throw error;
