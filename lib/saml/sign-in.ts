@@ -3,7 +3,13 @@ import type { Profile } from "@node-saml/node-saml";
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { constantTimeEqual, randomToken, sha256Hex } from "@/lib/crypto";
 import { AppError } from "@/lib/errors";
-import { BINDING_COOKIE_PATH, bindingCookieName, explainRefusal, isAllowedRedirect, withQuery } from "@/lib/thirdparty";
+import {
+  BINDING_COOKIE_PATH,
+  bindingCookieName,
+  explainRefusal,
+  isAllowedRedirect,
+  withQuery,
+} from "@/lib/thirdparty";
 import { signInWithIdentity } from "@/lib/identities";
 import { mintOneTimeToken } from "@/lib/one-time-tokens";
 import type { Tenant } from "@/lib/tenants";
