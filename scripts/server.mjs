@@ -14,12 +14,19 @@
  * (scripts/lib/listener-paths.mjs; docs/metrics.md). Which port a request came in on is the socket's,
  * so no header can move a request to the other side.
  *
- * Environment: PORT (default 3000), SESAME_ADMIN_PORT (unset: one port), and all of Sesame's settings,
- * which the app validates at boot.
+ * On SIGTERM (or SIGINT) it shuts down gracefully, so a rolling restart fails no request: `/readyz`
+ * answers 503 at once, both ports stop accepting connections, the requests in flight finish (for at most
+ * SESAME_SHUTDOWN_GRACE_SECONDS, default 25; responses meanwhile say `Connection: close`), the webhook
+ * worker hands back the deliveries it could not finish, the database closes, and the process exits 0
+ * (1 when the grace period cut requests short). docs/operations.md has the Kubernetes settings.
+ *
+ * Environment: PORT (default 3000), SESAME_ADMIN_PORT (unset: one port), SESAME_SHUTDOWN_GRACE_SECONDS,
+ * and all of Sesame's settings, which the app validates at boot.
  */
 import http from "node:http";
 import path from "node:path";
 import process from "node:process";
+import { clearInterval, clearTimeout, setInterval, setTimeout } from "node:timers";
 import { fileURLToPath } from "node:url";
 import { answersOn, portProblem } from "./lib/listener-paths.mjs";
 
@@ -44,6 +51,15 @@ if (adminPortText !== undefined && (portProblem(adminPortText) || adminPort === 
   fail(
     `Invalid configuration:\n  SESAME_ADMIN_PORT=${JSON.stringify(adminPortText)}: ` +
       "must be a whole number from 1 to 65535, other than PORT",
+  );
+}
+
+const graceText = process.env.SESAME_SHUTDOWN_GRACE_SECONDS || "25";
+const graceSeconds = Number(graceText);
+if (!/^\d+$/.test(graceText) || graceSeconds > 3600) {
+  fail(
+    `Invalid configuration:\n  SESAME_SHUTDOWN_GRACE_SECONDS=${JSON.stringify(graceText)}: ` +
+      "must be a whole number of seconds from 0 to 3600",
   );
 }
 
@@ -93,8 +109,24 @@ function notFound(res) {
   res.end(JSON.stringify({ code: 404, message: "Not Found" }));
 }
 
+// Read by lib/health (readiness) once the process is shutting down.
+const DRAINING = Symbol.for("sesame.draining");
+// lib/boot's shutdown(requestsDone): background work, webhook worker, database.
+const SHUTDOWN = Symbol.for("sesame.shutdown");
+let closing = false;
+let inFlight = 0;
+let idle = () => {};
+
 /** @param {"public" | "admin"} listener */
 const serve = (listener) => async (req, res) => {
+  inFlight++;
+  res.once("close", () => {
+    inFlight--;
+    if (inFlight === 0) idle();
+  });
+  // While draining, every answer ends its connection: the client's next request opens a new one,
+  // which reaches another instance.
+  if (closing) res.setHeader("connection", "close");
   if (adminServer && !answersOn(listener, req.url)) {
     notFound(res);
     return;
@@ -115,21 +147,51 @@ const serve = (listener) => async (req, res) => {
 server.on("request", serve("public"));
 adminServer?.on("request", serve("admin"));
 
-// As `next start`: stop accepting (on both ports), finish pending requests, close Next.js, exit 130 (SIGINT)
-// or 143 (SIGTERM).
-let closing = false;
-for (const [signal, code] of [
-  ["SIGINT", 130],
-  ["SIGTERM", 143],
-]) {
+/** Resolves once no request is in flight, or after the grace period (true when it cut requests short). */
+function requestsFinished() {
+  return new Promise((resolve) => {
+    const grace = setTimeout(() => resolve(true), graceSeconds * 1000);
+    idle = () => {
+      clearTimeout(grace);
+      resolve(false);
+    };
+    if (inFlight === 0) idle();
+  });
+}
+
+/**
+ * Graceful shutdown: not ready at once, no new connections, the requests in flight finished, idle
+ * keep-alive connections closed as they become idle, then lib/boot's shutdown (webhook worker hands
+ * back its deliveries, database closed) and exit 0.
+ */
+async function shutdown() {
+  closing = true;
+  globalThis[DRAINING] = true;
+  const listeners = [server, adminServer].filter(Boolean);
+  for (const listener of listeners) listener.close();
+  const sweep = setInterval(() => listeners.forEach((listener) => listener.closeIdleConnections()), 100);
+  const finished = requestsFinished();
+  let cut = false;
+  try {
+    await ready.catch(() => {});
+    const work = globalThis[SHUTDOWN]?.(finished);
+    cut = await finished;
+    clearInterval(sweep);
+    for (const listener of listeners) {
+      if (cut) listener.closeAllConnections();
+      else listener.closeIdleConnections();
+    }
+    await work;
+    await app.close();
+  } catch (error) {
+    process.stderr.write(`Shutdown failed: ${error?.stack ?? String(error)}\n`);
+    cut = true;
+  }
+  process.exit(cut ? 1 : 0);
+}
+
+for (const signal of ["SIGINT", "SIGTERM"]) {
   process.on(signal, () => {
-    if (closing) return;
-    closing = true;
-    const closed = (listener) =>
-      new Promise((resolve) => (listener ? listener.close(() => resolve()) : resolve()));
-    Promise.all([closed(server), closed(adminServer)])
-      .then(() => app.close())
-      .catch((error) => process.stderr.write(`${error?.stack ?? String(error)}\n`))
-      .finally(() => process.exit(code));
+    if (!closing) void shutdown();
   });
 }
