@@ -20,14 +20,25 @@
  * worker hands back the deliveries it could not finish, the database closes, and the process exits 0
  * (1 when the grace period cut requests short). docs/operations.md has the Kubernetes settings.
  *
+ * Admission control: with SESAME_MAX_REQUESTS_IN_FLIGHT requests in flight (default 256), another is
+ * answered at once with 503 and Retry-After in its surface's error shape (scripts/lib/admission.mjs); the
+ * health probes are always admitted.
+ *
  * Environment: PORT (default 3000), SESAME_ADMIN_PORT (unset: one port), SESAME_SHUTDOWN_GRACE_SECONDS,
- * and all of Sesame's settings, which the app validates at boot.
+ * SESAME_MAX_REQUESTS_IN_FLIGHT, and all of Sesame's settings, which the app validates at boot.
  */
 import http from "node:http";
 import path from "node:path";
 import process from "node:process";
 import { clearInterval, clearTimeout, setInterval, setTimeout } from "node:timers";
 import { fileURLToPath } from "node:url";
+import {
+  DEFAULT_MAX_IN_FLIGHT,
+  OVERLOAD_RETRY_AFTER_SECONDS,
+  isExempt,
+  maxInFlightProblem,
+  overloadAnswer,
+} from "./lib/admission.mjs";
 import { answersOn, portProblem } from "./lib/listener-paths.mjs";
 
 // As `next start`: production unless NODE_ENV says otherwise.
@@ -62,6 +73,19 @@ if (!/^\d+$/.test(graceText) || graceSeconds > 3600) {
       "must be a whole number of seconds from 0 to 3600",
   );
 }
+
+const maxInFlightText = process.env.SESAME_MAX_REQUESTS_IN_FLIGHT || String(DEFAULT_MAX_IN_FLIGHT);
+if (maxInFlightProblem(maxInFlightText)) {
+  fail(
+    `Invalid configuration:\n  SESAME_MAX_REQUESTS_IN_FLIGHT=${JSON.stringify(maxInFlightText)}: ` +
+      maxInFlightProblem(maxInFlightText),
+  );
+}
+const maxInFlight = Number(maxInFlightText);
+let shed = 0;
+// Read by lib/metrics (sesame_http_requests_in_flight, sesame_http_requests_shed_total).
+const ADMISSION = Symbol.for("sesame.admission");
+globalThis[ADMISSION] = { inFlight: () => inFlight, shed: () => shed, max: maxInFlight };
 
 /** How Node reports an IPv4 peer on a dual-stack socket (`::ffff:127.0.0.1`) is the IPv4 address. */
 function socketAddress(socket) {
@@ -119,6 +143,13 @@ let idle = () => {};
 
 /** @param {"public" | "admin"} listener */
 const serve = (listener) => async (req, res) => {
+  if (inFlight >= maxInFlight && !isExempt(req.url)) {
+    shed++;
+    const answer = overloadAnswer(req.url, OVERLOAD_RETRY_AFTER_SECONDS);
+    res.writeHead(answer.status, answer.headers);
+    res.end(answer.body);
+    return;
+  }
   inFlight++;
   res.once("close", () => {
     inFlight--;

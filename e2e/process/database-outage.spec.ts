@@ -33,6 +33,13 @@ test.beforeAll(async () => {
   demo = JSON.parse(fs.readFileSync(path.join(dataDir, "demo-keys.json"), "utf8"));
 });
 
+test.afterEach(async ({}, testInfo) => {
+  if (testInfo.status !== testInfo.expectedStatus) {
+    await testInfo.attach("server output", { body: server.output().slice(-20_000) });
+    if (process.env.E2E_DUMP) fs.writeFileSync(process.env.E2E_DUMP, server.output());
+  }
+});
+
 test.afterAll(async () => {
   await server?.stop();
   postgres?.destroy();

@@ -18,7 +18,8 @@ import { SERVER, startProcess, type ServerProcess } from "./server-process";
  */
 test.describe.configure({ mode: "serial" });
 
-const BANNER_DONE = /authenticator key\s+sesame_authenticator_\S+/;
+// The banner's last fixed line (the demo keys are printed only by the instance that has them).
+const BANNER_DONE = /Health\s+http\S+\s+http\S+readyz/;
 const SHARED_SECRET = "rolling-restart-master-secret-0123456789abcdef";
 
 interface Delivery {
@@ -121,9 +122,18 @@ test.beforeAll(async () => {
   publicBase = `http://localhost:${ports[0]}`;
   start(0);
   await ready(0);
+  await instances[0]!.waitFor(/authenticator key\s+sesame_authenticator_\S+/);
   demo = JSON.parse(fs.readFileSync(path.join(dataDirs[0]!, "demo-keys.json"), "utf8"));
   start(1);
   await ready(1);
+});
+
+test.afterEach(async ({}, testInfo) => {
+  if (testInfo.status === testInfo.expectedStatus) return;
+  for (const [i, server] of instances.entries()) {
+    await testInfo.attach(`instance ${i} output`, { body: server?.output().slice(-50_000) ?? "" });
+    if (process.env.E2E_DUMP) fs.writeFileSync(`${process.env.E2E_DUMP}-${i}`, server?.output() ?? "");
+  }
 });
 
 test.afterAll(async () => {

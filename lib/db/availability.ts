@@ -2,7 +2,8 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { DatabaseUnavailable } from "@/lib/errors";
 
 /**
- * How long one request's database work may take in all, counted from the request's start. Past it the
+ * How long one request's database work may take in all, counted from its first statement (what the
+ * request does before, such as loading its route's code on a cold instance, does not count). Past it the
  * request is answered 503 with Retry-After (docs/operations.md) instead of waiting for a connection
  * that is not coming: the answer stays within 5 s even while the database is away. A statement that
  * is still running when the deadline passes keeps running on its connection (a write may still land;
@@ -23,9 +24,18 @@ export const POOL_SETTINGS = {
   backoff: (retries: number) => Math.min(0.05 * retries, 0.5),
 } as const;
 
+/**
+ * A request's statement is refused at once (DATABASE_UNAVAILABLE) while this many statements of the
+ * process already wait for the pool or the server: beyond it, queueing only makes every answer late.
+ * Work outside a request (the webhook worker, sweeps) is never refused.
+ */
+export const MAX_QUEUED_STATEMENTS = 512;
+
 interface Deadline {
-  /** `performance.now()` by which the request's database work must be done. */
-  at: number;
+  /** How long the request's database work may take. */
+  budgetMs: number;
+  /** `performance.now()` by which it must be done: set by the first statement. */
+  at?: number;
   /** False once the request has its answer (a streamed body's statements are not bounded by it). */
   open: boolean;
 }
@@ -34,16 +44,35 @@ interface Deadline {
 // statements the database runs (patched once, in whichever bundle opened it) must see the deadline
 // the request's route() set.
 const KEY = Symbol.for("sesame.databaseDeadline");
-const holder = globalThis as { [KEY]?: AsyncLocalStorage<Deadline> };
+const STATS = Symbol.for("sesame.databaseWork");
+const holder = globalThis as { [KEY]?: AsyncLocalStorage<Deadline>; [STATS]?: DatabaseWork };
 const deadlines = (holder[KEY] ??= new AsyncLocalStorage<Deadline>());
+
+/** This process's database work on Postgres, for the metrics (lib/metrics reads it at scrape time). */
+export interface DatabaseWork {
+  /** Statements and transactions handed to the pool and not yet answered (above the pool's size: queued). */
+  inFlight: number;
+  /** Statements and transactions failed as DATABASE_UNAVAILABLE (the database away, or the deadline passed). */
+  unavailable: number;
+  /** Of those, the ones ended by a request's deadline. */
+  deadlineExceeded: number;
+  /** Statements sent a second time because the first attempt never reached the server. */
+  retried: number;
+  /** Statements of requests refused because {@link MAX_QUEUED_STATEMENTS} were waiting already. */
+  shed: number;
+}
+
+export function databaseWork(): DatabaseWork {
+  return (holder[STATS] ??= { inFlight: 0, unavailable: 0, deadlineExceeded: 0, retried: 0, shed: 0 });
+}
 
 /**
  * Runs `work` (a request's handling) with a deadline for its database work: every statement and
- * transaction it starts must end within `ms` of now, or fails with DATABASE_UNAVAILABLE. The deadline
+ * transaction it starts must end within `ms` of its first one, or fails with DATABASE_UNAVAILABLE. The deadline
  * closes when `work` settles.
  */
 export async function withDatabaseDeadline<T>(ms: number, work: () => Promise<T>): Promise<T> {
-  const deadline: Deadline = { at: performance.now() + ms, open: true };
+  const deadline: Deadline = { budgetMs: ms, open: true };
   try {
     return await deadlines.run(deadline, work);
   } finally {
@@ -60,16 +89,20 @@ export function unavailable(cause: unknown): DatabaseUnavailable {
 export function withinDeadline<T>(promise: Promise<T>): Promise<T> {
   const deadline = deadlines.getStore();
   if (!deadline?.open) return promise;
+  deadline.at ??= performance.now() + deadline.budgetMs;
   const left = deadline.at - performance.now();
   // The statement runs on regardless; its late failure must not become an unhandled rejection.
   promise.catch(() => {});
-  if (left <= 0) return Promise.reject(unavailable(new Error("the request's database deadline had passed")));
+  if (left <= 0) {
+    databaseWork().deadlineExceeded++;
+    return Promise.reject(unavailable(new Error("the request's database deadline had passed")));
+  }
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(unavailable(new Error(`the database did not answer within the request's deadline`))),
-      left,
-    );
+    timer = setTimeout(() => {
+      databaseWork().deadlineExceeded++;
+      reject(unavailable(new Error(`the database did not answer within the request's deadline`)));
+    }, left);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
@@ -111,6 +144,8 @@ const NEVER_SENT = new Set([
  */
 const AWAY = new Set([
   ...NEVER_SENT,
+  // Made by another bundle's copy of lib/errors (not `instanceof` this one's).
+  "DATABASE_UNAVAILABLE",
   "CONNECTION_CLOSED",
   "CONNECTION_ENDED",
   "CONNECTION_DESTROYED",
@@ -143,16 +178,32 @@ export function isDatabaseAway(error: unknown): boolean {
  * transaction: only while its work has not started).
  */
 export async function guarded<T>(run: () => Promise<T>, canRetry: () => boolean = () => true): Promise<T> {
+  const work = databaseWork();
+  if (work.inFlight >= MAX_QUEUED_STATEMENTS && deadlines.getStore()?.open) {
+    work.shed++;
+    work.unavailable++;
+    throw unavailable(new Error(`${work.inFlight} statements wait for the database already`));
+  }
+  work.inFlight++;
   try {
     return await withinDeadline(run());
   } catch (first) {
     if (!(first instanceof DatabaseUnavailable) && neverReachedServer(first) && canRetry()) {
+      work.retried++;
       try {
         return await withinDeadline(run());
       } catch (second) {
-        throw isDatabaseAway(second) ? unavailable(second) : second;
+        throw failure(second);
       }
     }
-    throw isDatabaseAway(first) ? unavailable(first) : first;
+    throw failure(first);
+  } finally {
+    work.inFlight--;
   }
+}
+
+function failure(error: unknown): unknown {
+  if (!isDatabaseAway(error)) return error;
+  databaseWork().unavailable++;
+  return unavailable(error);
 }

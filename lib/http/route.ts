@@ -135,7 +135,10 @@ function answerOf<C extends Contract>(
         audit,
       } as RouteInput<C>);
     } catch (thrown) {
-      const error = toAppError(thrown);
+      let error = toAppError(thrown);
+      if (contract.databaseUnavailableAs500 && error.code === "DATABASE_UNAVAILABLE") {
+        error = new AppError("INTERNAL", undefined, { cause: error });
+      }
       if (error instanceof RateLimited) limited = error.outcome;
       response = presentError(contract.surface, error);
       if (response.status >= 500) {
