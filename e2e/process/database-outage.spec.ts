@@ -33,7 +33,7 @@ test.beforeAll(async () => {
   demo = JSON.parse(fs.readFileSync(path.join(dataDir, "demo-keys.json"), "utf8"));
 });
 
-test.afterEach(async ({}, testInfo) => {
+test.afterEach(async (_fixtures, testInfo) => {
   if (testInfo.status !== testInfo.expectedStatus) {
     await testInfo.attach("server output", { body: server.output().slice(-20_000) });
     if (process.env.E2E_DUMP) fs.writeFileSync(process.env.E2E_DUMP, server.output());

@@ -128,7 +128,7 @@ test.beforeAll(async () => {
   await ready(1);
 });
 
-test.afterEach(async ({}, testInfo) => {
+test.afterEach(async (_fixtures, testInfo) => {
   if (testInfo.status === testInfo.expectedStatus) return;
   for (const [i, server] of instances.entries()) {
     await testInfo.attach(`instance ${i} output`, { body: server?.output().slice(-50_000) ?? "" });
