@@ -33,7 +33,8 @@ test.beforeAll(async () => {
   demo = JSON.parse(fs.readFileSync(path.join(dataDir, "demo-keys.json"), "utf8"));
 });
 
-test.afterEach(async (_fixtures, testInfo) => {
+// eslint-disable-next-line no-empty-pattern -- Playwright wants a destructured first argument
+test.afterEach(async ({}, testInfo) => {
   if (testInfo.status !== testInfo.expectedStatus) {
     await testInfo.attach("server output", { body: server.output().slice(-20_000) });
     if (process.env.E2E_DUMP) fs.writeFileSync(process.env.E2E_DUMP, server.output());
@@ -184,7 +185,12 @@ test("terminated connections cost at most one failed request per pooled connecti
   stop = true;
   await Promise.all(clients);
 
-  const failed = results.filter((answer) => answer.status !== 200);
+  // The per-IP rate limit of login/initialize answers many of them 429 (itself a statement on Postgres's
+  // shared store); what counts here is what failed on the server's side.
+  const failed = results.filter((answer) => answer.status >= 500);
+  expect(
+    results.filter((answer) => answer.status !== 200 && answer.status < 500).every((a) => a.status === 429),
+  ).toBe(true);
   test.info().annotations.push({
     type: "figures",
     description:

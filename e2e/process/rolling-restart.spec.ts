@@ -128,7 +128,8 @@ test.beforeAll(async () => {
   await ready(1);
 });
 
-test.afterEach(async (_fixtures, testInfo) => {
+// eslint-disable-next-line no-empty-pattern -- Playwright wants a destructured first argument
+test.afterEach(async ({}, testInfo) => {
   if (testInfo.status === testInfo.expectedStatus) return;
   for (const [i, server] of instances.entries()) {
     await testInfo.attach(`instance ${i} output`, { body: server?.output().slice(-50_000) ?? "" });
