@@ -139,7 +139,6 @@ const DRAINING = Symbol.for("sesame.draining");
 const SHUTDOWN = Symbol.for("sesame.shutdown");
 let closing = false;
 let inFlight = 0;
-let idle = () => {};
 
 /** @param {"public" | "admin"} listener */
 const serve = (listener) => async (req, res) => {
@@ -151,10 +150,7 @@ const serve = (listener) => async (req, res) => {
     return;
   }
   inFlight++;
-  res.once("close", () => {
-    inFlight--;
-    if (inFlight === 0) idle();
-  });
+  res.once("close", () => inFlight--);
   // While draining, every answer ends its connection: the client's next request opens a new one,
   // which reaches another instance.
   if (closing) res.setHeader("connection", "close");
@@ -178,15 +174,18 @@ const serve = (listener) => async (req, res) => {
 server.on("request", serve("public"));
 adminServer?.on("request", serve("admin"));
 
-/** Resolves once no request is in flight, or after the grace period (true when it cut requests short). */
-function requestsFinished() {
+/**
+ * Closes the listeners and resolves once every connection has ended (no request in flight, none
+ * accepted but not yet read), or after the grace period (true when it cut requests short).
+ */
+function requestsFinished(listeners) {
   return new Promise((resolve) => {
     const grace = setTimeout(() => resolve(true), graceSeconds * 1000);
-    idle = () => {
+    const closed = listeners.map((listener) => new Promise((done) => listener.close(() => done())));
+    void Promise.all(closed).then(() => {
       clearTimeout(grace);
       resolve(false);
-    };
-    if (inFlight === 0) idle();
+    });
   });
 }
 
@@ -199,9 +198,8 @@ async function shutdown() {
   closing = true;
   globalThis[DRAINING] = true;
   const listeners = [server, adminServer].filter(Boolean);
-  for (const listener of listeners) listener.close();
+  const finished = requestsFinished(listeners);
   const sweep = setInterval(() => listeners.forEach((listener) => listener.closeIdleConnections()), 100);
-  const finished = requestsFinished();
   let cut = false;
   try {
     await ready.catch(() => {});
