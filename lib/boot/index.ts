@@ -11,6 +11,9 @@ import { metricsClosedWarning, registerWebhookQueueProbe, webhookDeliveries } fr
 import { banner, outboxWarning } from "./banner";
 import { checkMasterSecret } from "./check-master-secret";
 import { seedDemoTenant } from "./seed-demo-tenant";
+import { registerShutdown } from "./shutdown";
+
+export { shutdown } from "./shutdown";
 
 /**
  * Start-up of the server process (called from instrumentation.ts): validate the configuration, open
@@ -37,6 +40,7 @@ export async function boot(): Promise<void> {
     if (warning) getLogger().warn(warning.replace(/!!! /g, "").replace(/\n/g, " "));
   }
   startHousekeeping();
+  registerShutdown();
   // Webhook deliveries: every instance runs a worker (SESAME_WEBHOOKS_WORKER).
   await startWebhooks();
 }

@@ -83,6 +83,11 @@ export interface Contract<
    */
   deprecated?: { successor: string };
   /**
+   * The database away is answered as a fault (500) instead of 503 with Retry-After: the spec's status
+   * page says so for its database check, whichever step (tenant, key, check) meets it.
+   */
+  databaseUnavailableAs500?: true;
+  /**
    * The rate-limit group this endpoint counts against (a key of the tenant's `platform.rateLimits`,
    * e.g. `passcode`, `password`; defaults in lib/rate-limit/groups.ts): every request that passes auth
    * and validation counts once per IP and once per user (the session's user, else the body's

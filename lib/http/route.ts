@@ -3,6 +3,7 @@ import type { AuthenticatedKey } from "@/lib/api-keys";
 import type { AuditContext } from "@/lib/audit";
 import { findTenant, getTenant, type Tenant } from "@/lib/tenants";
 import { getConfig } from "@/lib/config";
+import { REQUEST_DATABASE_DEADLINE_MS, withDatabaseDeadline } from "@/lib/db";
 import { AppError, NotFound, ValidationFailed, formatZodIssues } from "@/lib/errors";
 import { authenticateSession, type AuthenticatedSession } from "@/lib/sessions";
 import { getLogger } from "@/lib/log";
@@ -68,8 +69,18 @@ export function checkFormFields(schema: z.ZodType, form: URLSearchParams): void 
 /**
  * Builds a Next.js route handler from a contract: request id → params → auth → query → body →
  * rate limit → handler → presenter. Every failure leaves as the surface's error shape with `X-Request-Id`.
+ * The request's database work has a deadline (REQUEST_DATABASE_DEADLINE_MS): past it, or while the
+ * database is away, the answer is DATABASE_UNAVAILABLE (503 with Retry-After) within 5 s.
  */
 export function route<C extends Contract>(
+  contract: C,
+  handler: (input: RouteInput<C>) => Promise<Response>,
+): (req: Request, context: RouteContext) => Promise<Response> {
+  const answer = answerOf(contract, handler);
+  return (req, context) => withDatabaseDeadline(REQUEST_DATABASE_DEADLINE_MS, () => answer(req, context));
+}
+
+function answerOf<C extends Contract>(
   contract: C,
   handler: (input: RouteInput<C>) => Promise<Response>,
 ): (req: Request, context: RouteContext) => Promise<Response> {
@@ -130,7 +141,10 @@ export function route<C extends Contract>(
         audit,
       } as RouteInput<C>);
     } catch (thrown) {
-      const error = toAppError(thrown);
+      let error = toAppError(thrown);
+      if (contract.databaseUnavailableAs500 && error.code === "DATABASE_UNAVAILABLE") {
+        error = new AppError("INTERNAL", undefined, { cause: error });
+      }
       if (error instanceof RateLimited) limited = error.outcome;
       response = presentError(contract.surface, error);
       if (response.status >= 500) {
