@@ -75,7 +75,7 @@ test("an owner creates a tenant with the wizard and changes its settings", async
   await lifetime.fill("5");
   await sessions.getByRole("button", { name: "Save sessions" }).click();
   await expect(sessions.locator("#sessions-sessionLifetimeSeconds-error")).toHaveText(
-    "must be at least 60 seconds",
+    "Must be at least 60 seconds",
   );
   await page.reload();
   await expect(sessions.getByLabel("Session lifetime (seconds)")).toHaveValue("3600");
