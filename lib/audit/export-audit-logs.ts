@@ -1,5 +1,5 @@
 import { getLogger } from "@/lib/log";
-import { entriesOf, selectionOf, type AuditLogFilter } from "./audit-log-entries";
+import { entriesOf, selectionOf, type AuditLogEntry, type AuditLogFilter } from "./audit-log-entries";
 import { auditLogCsvHeader, auditLogCsvRecord } from "./csv";
 import { selectAuditLogBatch } from "./store";
 
@@ -15,7 +15,11 @@ const DEFAULT_BATCH = 1000;
 export async function exportAuditLogs(
   tenantId: string,
   filter: AuditLogFilter,
-  options: { batchSize?: number } = {},
+  options: {
+    batchSize?: number;
+    /** Completes each batch's entries before they are written (the console names its operators). */
+    present?: (entries: AuditLogEntry[]) => Promise<AuditLogEntry[]>;
+  } = {},
 ): Promise<ReadableStream<Uint8Array>> {
   const selection = await selectionOf(tenantId, filter);
   const batchSize = options.batchSize ?? DEFAULT_BATCH;
@@ -32,7 +36,8 @@ export async function exportAuditLogs(
           if (rows.length > 0) {
             beforeSeq = rows.at(-1)!.seq;
             const entries = await entriesOf(tenantId, rows);
-            controller.enqueue(encoder.encode(entries.map(auditLogCsvRecord).join("")));
+            const presented = options.present ? await options.present(entries) : entries;
+            controller.enqueue(encoder.encode(presented.map(auditLogCsvRecord).join("")));
           }
           if (rows.length < batchSize) controller.close();
         } catch (error) {

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { consoleSession, nextMocks, signInOperator } from "@/tests/helpers/console";
+import { signInOperator } from "@/tests/helpers/console";
 import { createTestTenant } from "@/tests/helpers/tenants";
 import {
   createUser,
@@ -45,9 +45,12 @@ import { adminCall } from "@/tests/helpers/admin-api";
 import { sesameInProcess } from "@/tests/helpers/cli";
 import { getTenant } from "@/lib/tenants";
 
-vi.mock("next-auth", (original) => nextMocks.nextAuth(original as never));
-vi.mock("next/headers", () => nextMocks.headers());
-vi.mock("next/cache", () => nextMocks.cache());
+// Next's request plumbing only (see tests/helpers/console.ts); imported lazily, as vi.mock is hoisted.
+vi.mock("next-auth", async (original) =>
+  (await import("@/tests/helpers/console")).nextMocks.nextAuth(original as never),
+);
+vi.mock("next/headers", async () => (await import("@/tests/helpers/console")).nextMocks.headers());
+vi.mock("next/cache", async () => (await import("@/tests/helpers/console")).nextMocks.cache());
 
 /**
  * Issue 29, point 1: every field of every console form answers bad input (empty, too long, the wrong type,

@@ -1,4 +1,5 @@
 import { exportAuditLogs } from "@/lib/audit";
+import { nameOperators } from "@/lib/console/audit-actors";
 import { auditConsoleAction, currentOperator } from "@/lib/console/guard";
 import { canSeeTenant } from "@/lib/operators";
 import { getTenant } from "@/lib/tenants";
@@ -43,7 +44,7 @@ export async function GET(request: Request, { params }: { params: Promise<{ tena
     );
   let stream: ReadableStream<Uint8Array>;
   try {
-    stream = await exportAuditLogs(tenant.id, filter);
+    stream = await exportAuditLogs(tenant.id, filter, { present: nameOperators });
   } catch (error) {
     const refused = filterErrorsOf(error);
     if (!refused) throw error;
