@@ -131,6 +131,30 @@ test("the hosted pages sign up, sign out, sign in with autofill and with a code,
     expect(await sessionValid(page)).toBe(true);
   });
 
+  await test.step("a session revoked while the profile is open leads to the login and back (issue 29, bug 2)", async () => {
+    await expect(profile.getByRole("heading", { name: "Passkeys" })).toBeVisible();
+    // Revoked on the server (as an admin or another tab would), the browser keeps its cookie.
+    const cookie = (await page.context().cookies(journey.base)).map((c) => `${c.name}=${c.value}`).join("; ");
+    const revoked = await fetch(`${journey.base}/t/${journey.tenantId}/logout`, {
+      method: "POST",
+      headers: { cookie, origin: journey.base },
+    });
+    expect(revoked.ok).toBe(true);
+    const detour = page.waitForURL(/\/hosted\/login\?redirect_to=/);
+    const item = profile.locator("li[data-credential-id]").first();
+    await item.getByRole("button", { name: /^Rename/ }).click();
+    await item.getByLabel("New name").fill("After revocation");
+    await item.getByRole("button", { name: "Save" }).click();
+    await detour;
+    await auth.getByLabel("Email").fill(email);
+    await auth.getByRole("button", { name: "Continue" }).click();
+    await auth.getByRole("button", { name: "Email me a code" }).click();
+    await auth.getByRole("textbox", { name: "Code" }).fill(await mailedCode(journey.smtp, email, 2));
+    await auth.getByRole("button", { name: "Continue" }).click();
+    await page.waitForURL(hosted("profile"));
+    await expect(profile.getByRole("heading", { name: "Passkeys" })).toBeVisible();
+  });
+
   await test.step("the hosted profile adds, renames and deletes a passkey", async () => {
     const items = profile.locator("li[data-credential-id]");
     await expect(items).toHaveCount(1);

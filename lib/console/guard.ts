@@ -9,6 +9,7 @@ import { requestContext } from "@/lib/http/request-context";
 import { checkOperatorSession, operatorActor, type Operator } from "@/lib/operators";
 import { decideAccess, type ConsoleAccess } from "./access";
 import { plainIssueMessage, sentence } from "./messages";
+import { CONSOLE_PATH_HEADER, signInPath } from "./return-path";
 
 export type { ConsoleAccess } from "./access";
 import { getTenant, UUID_PATTERN, type Tenant } from "@/lib/tenants";
@@ -43,7 +44,7 @@ export const currentOperator = cache(async (): Promise<ConsoleSession | undefine
  */
 export async function requireOperator(access: ConsoleAccess = "read"): Promise<ConsoleSession> {
   const session = await currentOperator();
-  if (!session) redirect("/console/sign-in");
+  if (!session) redirect(signInPath((await headers()).get(CONSOLE_PATH_HEADER)));
   if (decideAccess(session.operator, access) !== "ok") notFound();
   return session;
 }
