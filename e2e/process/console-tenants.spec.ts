@@ -29,6 +29,7 @@ test.afterAll(async () => {
 });
 
 test("an owner creates a tenant with the wizard and changes its settings", async ({ browser }) => {
+  test.setTimeout(120_000);
   const context = await browser.newContext();
   const page = await pageWithAuthenticator(context);
   await enrol(page, server.setupUrl, "owner@sesame.test");
