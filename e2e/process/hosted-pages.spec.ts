@@ -158,6 +158,14 @@ test("the hosted pages sign up, sign out, sign in with autofill and with a code,
   await test.step("the hosted profile adds, renames and deletes a passkey", async () => {
     const items = profile.locator("li[data-credential-id]");
     await expect(items).toHaveCount(1);
+    // The device already holds this account's passkey (excludeCredentials): said so, not "cancelled".
+    await cdp.send("WebAuthn.setAutomaticPresenceSimulation", {
+      authenticatorId: firstDevice,
+      enabled: true,
+    });
+    await profile.getByRole("button", { name: "Create a passkey" }).click();
+    await expect(profile.getByText(/already holds a passkey for your account/)).toBeVisible();
+    await expect(items).toHaveCount(1);
     const [original] = await listPasskeys(page);
     await cdp.send("WebAuthn.removeVirtualAuthenticator", { authenticatorId: firstDevice });
     await addAuthenticator(cdp);

@@ -301,7 +301,14 @@ export abstract class SesameFlowElement extends LitElement {
     const message = (error as Error).message;
     const failedIn = this.state?.name ?? "none";
     if (this.state?.actions?.back) await this.run("back");
-    this.fail("webauthn_cancelled", message, failedIn);
+    // InvalidStateError at creation: the authenticator already holds a passkey of this account (the
+    // options' excludeCredentials), which is no cancellation and wants its own explanation.
+    const { name, code: reason } = error as { name?: string; code?: string };
+    const code =
+      name === "InvalidStateError" || reason === "ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED"
+        ? "webauthn_credential_exists"
+        : "webauthn_cancelled";
+    this.fail(code, message, failedIn);
   }
 
   /**

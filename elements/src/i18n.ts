@@ -143,6 +143,8 @@ const en = {
   "error.unauthorized": "Your session has ended. Please sign in again.",
   "error.not_found": "Not found.",
   "error.webauthn_cancelled": "The passkey request was cancelled or timed out.",
+  "error.webauthn_credential_exists":
+    "This device or password manager already holds a passkey for your account. Use that one, or add a passkey on another device.",
   "error.signup_disabled": "Sign-up is turned off.",
   "error.third_party_access_denied": "The sign-in at the provider was cancelled or refused.",
 } as const;
@@ -285,6 +287,8 @@ const de = {
   "error.unauthorized": "Ihre Sitzung ist beendet. Bitte melden Sie sich erneut an.",
   "error.not_found": "Nicht gefunden.",
   "error.webauthn_cancelled": "Die Passkey-Anfrage wurde abgebrochen oder ist abgelaufen.",
+  "error.webauthn_credential_exists":
+    "Dieses Gerät oder dieser Passwortmanager hat bereits einen Passkey für Ihr Konto. Verwenden Sie diesen oder fügen Sie einen Passkey auf einem anderen Gerät hinzu.",
   "error.signup_disabled": "Die Registrierung ist ausgeschaltet.",
   "error.third_party_access_denied": "Die Anmeldung beim Anbieter wurde abgebrochen oder abgelehnt.",
 } as const satisfies Messages;
