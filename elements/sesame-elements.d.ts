@@ -310,6 +310,7 @@ declare const en: {
   readonly "text.signedIn": "You are signed in.";
   readonly "text.accountDeleted": "Your account is deleted.";
   readonly "text.tryAgain": "Try again";
+  readonly "text.passkeyExplained": "A passkey signs you in with your fingerprint, face or screen lock instead of a password, and cannot be phished.";
   readonly "text.save": "Save";
   readonly "text.cancel": "Cancel";
   readonly "text.confirmDelete": "Delete your account for good? This cannot be undone.";

@@ -436,6 +436,10 @@ export abstract class SesameFlowElement extends LitElement {
           <a part="link" class="sesame-link" href=${payload.redirect_url}>${t("text.continueToProvider")}</a>
         </p>`;
     }
+    if (state.name === "onboarding_create_passkey") {
+      // Sign-up's passkey step says what a passkey is; `skip` is offered where the tenant allows it.
+      return html`<p part="paragraph" class="sesame-paragraph">${t("text.passkeyExplained")}</p>`;
+    }
     if (state.name === "mfa_otp_secret_creation" && typeof payload.otp_secret === "string") {
       return html`<p part="paragraph" class="sesame-paragraph">
           ${t("text.otpScan", { secret: payload.otp_secret })}

@@ -92,6 +92,8 @@ const en = {
   "text.signedIn": "You are signed in.",
   "text.accountDeleted": "Your account is deleted.",
   "text.tryAgain": "Try again",
+  "text.passkeyExplained":
+    "A passkey signs you in with your fingerprint, face or screen lock instead of a password, and cannot be phished.",
   "text.save": "Save",
   "text.cancel": "Cancel",
   "text.confirmDelete": "Delete your account for good? This cannot be undone.",
@@ -236,6 +238,8 @@ const de = {
   "text.signedIn": "Sie sind angemeldet.",
   "text.accountDeleted": "Ihr Konto ist gelöscht.",
   "text.tryAgain": "Erneut versuchen",
+  "text.passkeyExplained":
+    "Mit einem Passkey melden Sie sich per Fingerabdruck, Gesicht oder Bildschirmsperre an statt mit einem Passwort, und niemand kann ihn Ihnen abfischen.",
   "text.save": "Speichern",
   "text.cancel": "Abbrechen",
   "text.confirmDelete": "Konto endgültig löschen? Das lässt sich nicht rückgängig machen.",
