@@ -69,7 +69,7 @@ async function check(page: Page, name: string, url: string): Promise<void> {
 test("every console page and hosted page is accessible and fits a phone, in light and dark", async ({
   browser,
 }) => {
-  test.setTimeout(420_000);
+  test.setTimeout(600_000);
   const user = await admin("POST", "/users", { emails: [{ address: "ada@example.com", is_primary: true }] });
   await admin("POST", "/thirdparty/providers", {
     kind: "github",
