@@ -286,15 +286,16 @@ const cases = (): FieldCase[] => [
   })),
 ];
 
-describe("console actions refuse bad input field by field, never with a 500", () => {
-  beforeAll(async () => {
-    await signInOperator("owner@bad-input.test");
-    const provisioned = await createTestTenant({ name: "bad input" });
-    tenantId = provisioned.tenant.id;
-    adminKey = provisioned.keys.admin;
-    webhookId = (await createWebhook(tenantId, VALID_HOOK, { actor: "test" } as never)).webhook.id;
-  });
+/** One signed-in owner and one tenant with a webhook for every table below. */
+beforeAll(async () => {
+  await signInOperator("owner@bad-input.test");
+  const provisioned = await createTestTenant({ name: "bad input" });
+  tenantId = provisioned.tenant.id;
+  adminKey = provisioned.keys.admin;
+  webhookId = (await createWebhook(tenantId, VALID_HOOK, { actor: "test" } as never)).webhook.id;
+});
 
+describe("console actions refuse bad input field by field, never with a 500", () => {
   const table = cases().flatMap((row) =>
     (Object.keys(row.bad) as Variant[]).map((variant) => ({ ...row, variant })),
   );
@@ -408,5 +409,18 @@ describe("the CLI and the admin API refuse the same bad input", () => {
       body,
     });
     expect(res.status).toBe(400);
+  });
+});
+
+describe("users with usernames off", () => {
+  it("refuses a username next to its field, and creates nobody (issue 29, point 11)", async () => {
+    const off = (await createTestTenant({ platform: { username: { enabled: false } } })).tenant.id;
+    const email = `nameless-${crypto.randomUUID()}@example.com`;
+    const result = await createUser(off, { email, additionalEmails: "", verified: true, username: "ada" });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.fieldErrors?.username).toMatch(/^Usernames are not enabled/);
+    const again = await createUser(off, { email, additionalEmails: "", verified: true, username: "" });
+    expect(again.ok).toBe(true);
   });
 });

@@ -62,6 +62,17 @@ export async function createUser(
         { code: "custom", path: ["email"], message: "Enter an email address or a username.", input: "" },
       ]);
     }
+    if (form.username.trim() && !tenant!.platform.username.enabled) {
+      throw new z.ZodError([
+        {
+          code: "custom",
+          path: ["username"],
+          message:
+            "Usernames are not enabled for this tenant. Leave the field empty, or turn usernames on under Settings → Sign-in methods.",
+          input: form.username,
+        },
+      ]);
+    }
     const parsed = CreateUserBody.safeParse({
       emails: [
         ...(primary ? [{ address: primary, is_primary: true, is_verified: form.verified }] : []),
