@@ -15,13 +15,18 @@ vi.mock("next/headers", async () => (await import("@/tests/helpers/console")).ne
 vi.mock("next/cache", async () => (await import("@/tests/helpers/console")).nextMocks.cache());
 
 /** Issue 29, bug 3: the audit screen, its JSON and the CSV name the operator behind a console action. */
+// Operators are instance-wide (not per tenant): unique addresses, as a Postgres database outlives a run.
+const run = crypto.randomUUID().slice(0, 8);
+const AUDITOR = `auditor-${run}@ops.test`;
+const GONE = `gone-${run}@ops.test`;
+
 describe("console actions in the audit log", () => {
   let tenantId = "";
   let operator: { id: string; email: string };
 
   beforeAll(async () => {
     tenantId = (await createTestTenant()).tenant.id;
-    operator = (await signInOperator("auditor@ops.test", "owner")).operator;
+    operator = (await signInOperator(AUDITOR, "owner")).operator;
     const created = await createKey(tenantId, { name: "ci", scopes: ["admin"] });
     expect(created.ok).toBe(true);
   });
@@ -32,7 +37,7 @@ describe("console actions in the audit log", () => {
     expect(entry).toMatchObject({
       actor: `operator:${operator.id}`,
       actorUserId: operator.id,
-      actorEmail: "auditor@ops.test",
+      actorEmail: AUDITOR,
     });
   });
 
@@ -46,23 +51,21 @@ describe("console actions in the audit log", () => {
     const columns = header!.split(",");
     const cells = row!.split(",");
     expect(cells[columns.indexOf("actor_user_id")]).toBe(operator.id);
-    expect(cells[columns.indexOf("actor_email")]).toBe("auditor@ops.test");
+    expect(cells[columns.indexOf("actor_email")]).toBe(AUDITOR);
   });
 
   it("keeps the address a removed operator had, as the console recorded it", async () => {
-    const other = await signInOperator("gone@ops.test", "owner");
+    const other = await signInOperator(GONE, "owner");
     const exported = await (
       await exportCsv(new Request(`http://localhost/console/tenants/${tenantId}/audit/export`), {
         params: Promise.resolve({ tenantId }),
       })
     ).text();
-    expect(exported).toContain("gone@ops.test");
+    expect(exported).toContain(GONE);
     consoleSession.sid = undefined;
     await removeOperator(other.operator.id, `operator:${operator.id}`);
     const listing = await queryAuditLogs(tenantId, { types: ["console.audit_log.exported"] });
     const named = await nameOperators(listing.entries);
-    expect(named.find((entry) => entry.actor === `operator:${other.operator.id}`)?.actorEmail).toBe(
-      "gone@ops.test",
-    );
+    expect(named.find((entry) => entry.actor === `operator:${other.operator.id}`)?.actorEmail).toBe(GONE);
   });
 });

@@ -288,7 +288,7 @@ const cases = (): FieldCase[] => [
 
 /** One signed-in owner and one tenant with a webhook for every table below. */
 beforeAll(async () => {
-  await signInOperator("owner@bad-input.test");
+  await signInOperator(`owner-${crypto.randomUUID()}@bad-input.test`);
   const provisioned = await createTestTenant({ name: "bad input" });
   tenantId = provisioned.tenant.id;
   adminKey = provisioned.keys.admin;
