@@ -16,9 +16,12 @@ const DEFAULT_BATCH = 1000;
 export async function exportAuditLogs(
   tenantId: string,
   filter: AuditLogFilter,
-  options: { batchSize?: number; view?: (entry: AuditLogEntry) => AuditLogEntry } = {},
+  options: {
+    batchSize?: number;
+    /** Completes each batch's entries before they are written (the console names its operators). */
+    present?: (entries: AuditLogEntry[]) => Promise<AuditLogEntry[]>;
+  } = {},
 ): Promise<ReadableStream<Uint8Array>> {
-  const view = options.view ?? ((entry: AuditLogEntry) => entry);
   const selection = await selectionOf(tenantId, filter);
   const batchSize = options.batchSize ?? DEFAULT_BATCH;
   const encoder = new TextEncoder();
@@ -34,9 +37,8 @@ export async function exportAuditLogs(
           if (rows.length > 0) {
             beforeSeq = rows.at(-1)!.seq;
             const entries = await entriesOf(tenantId, rows);
-            controller.enqueue(
-              encoder.encode(entries.map((entry) => auditLogCsvRecord(view(entry))).join("")),
-            );
+            const presented = options.present ? await options.present(entries) : entries;
+            controller.enqueue(encoder.encode(presented.map(auditLogCsvRecord).join("")));
           }
           if (rows.length < batchSize) controller.close();
         } catch (error) {

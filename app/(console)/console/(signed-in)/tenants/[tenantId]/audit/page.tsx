@@ -12,8 +12,9 @@ import {
   buttonClass,
   fieldProps,
 } from "@/components/console/ui";
-import { AUDIT_LOG_PAGE, queryAuditLogs, type AuditLogListing } from "@/lib/audit";
+import { AUDIT_LOG_PAGE, queryAuditLogs, type AuditLogEntry, type AuditLogListing } from "@/lib/audit";
 import { auditEntryView, PRIVATE_METADATA_HIDDEN, readsPrivateMetadata } from "@/lib/console/event-data";
+import { nameOperators } from "@/lib/console/audit-actors";
 import { requireTenant } from "@/lib/console/guard";
 import { EntryDrawer } from "./entry-drawer";
 import { auditFilterOf, filterErrorsOf, filterQuery } from "./filters";
@@ -42,6 +43,7 @@ export default async function AuditLogPage({
   if (filter) {
     try {
       listing = await queryAuditLogs(tenant.id, filter, { page, perPage });
+      listing = { ...listing, entries: await nameOperators(listing.entries) };
     } catch (error) {
       const refused = filterErrorsOf(error);
       if (!refused) throw error;
@@ -151,7 +153,12 @@ export default async function AuditLogPage({
                     </>
                   ) : null}
                 </Td>
-                <Td className="max-w-56 break-all">{entry.actorEmail ?? entry.actor ?? "—"}</Td>
+                <Td className="max-w-56 break-all">
+                  {entry.actorEmail ?? entry.actor ?? "—"}
+                  {entry.actor?.startsWith("operator:") ? (
+                    <span className="text-xs text-slate-500 dark:text-slate-400"> (operator)</span>
+                  ) : null}
+                </Td>
                 <Td className="whitespace-nowrap">{entry.ip ?? "—"}</Td>
                 <Td>
                   <EntryDrawer

@@ -1,5 +1,6 @@
 import { exportAuditLogs } from "@/lib/audit";
 import { redactForRole } from "@/lib/console/event-data";
+import { nameOperators } from "@/lib/console/audit-actors";
 import { auditConsoleAction, currentOperator } from "@/lib/console/guard";
 import { canSeeTenant } from "@/lib/operators";
 import { getTenant } from "@/lib/tenants";
@@ -44,10 +45,11 @@ export async function GET(request: Request, { params }: { params: Promise<{ tena
     );
   let stream: ReadableStream<Uint8Array>;
   try {
-    // The details as the operator's role may read them (viewers: without private metadata).
+    // Operators named, and the details as the operator's role may read them (viewers: no private metadata).
     const role = session.operator.role;
     stream = await exportAuditLogs(tenant.id, filter, {
-      view: (entry) => ({ ...entry, details: redactForRole(role, entry.details) }),
+      present: async (entries) =>
+        (await nameOperators(entries)).map((entry) => ({ ...entry, details: redactForRole(role, entry.details) })),
     });
   } catch (error) {
     const refused = filterErrorsOf(error);
