@@ -1,0 +1,297 @@
+import Provider, { errors, interactionPolicy, type KoaContextWithOIDC } from "oidc-provider";
+import { getConfig } from "@/lib/config";
+import { deriveKey } from "@/lib/crypto";
+import { checkSessionToken, issuerOf } from "@/lib/sessions";
+import { privateSigningJwks, type Tenant } from "@/lib/tenants";
+import { ACR, accountClaims } from "./account";
+import { DatabaseAdapter } from "./adapter";
+import { clientSecretMatches } from "./client-rules";
+import { findClientRow, findConsent } from "./store";
+
+/** Where oidc-provider's endpoints sit below the issuer (`/t/{tenant}`). */
+export const OPENID_ROUTES = {
+  authorization: "/oauth/authorize",
+  token: "/oauth/token",
+  userinfo: "/oauth/userinfo",
+  jwks: "/oauth/jwks",
+  registration: "/oauth/register",
+  revocation: "/oauth/revoke",
+  introspection: "/oauth/introspect",
+  end_session: "/oauth/logout",
+  pushed_authorization_request: "/oauth/par",
+  code_verification: "/oauth/device",
+  device_authorization: "/oauth/device/auth",
+  backchannel_authentication: "/oauth/backchannel",
+  challenge: "/oauth/challenge",
+} as const;
+
+export const SCOPES = ["openid", "offline_access", "profile", "email"] as const;
+
+/** Lifetimes in seconds. */
+export const TTL = {
+  AuthorizationCode: 60,
+  AccessToken: 3600,
+  IdToken: 3600,
+  ClientCredentials: 600,
+  RefreshToken: 30 * 24 * 3600,
+  Interaction: 3600,
+  Session: 14 * 24 * 3600,
+  Grant: 30 * 24 * 3600,
+} as const;
+
+/** The path of the interaction Sesame answers for a pending authorization (login or consent). */
+export const interactionPath = (tenantId: string, uid: string) => `/t/${tenantId}/oauth/interaction/${uid}`;
+
+/** The Sesame session cookie of the tenant in a Cookie header. */
+function sessionCookie(tenant: Tenant, header: string | undefined): string | undefined {
+  const name = tenant.platform.session.cookie.name;
+  for (const part of (header ?? "").split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim() || undefined;
+  }
+  return undefined;
+}
+
+/** The browser's Sesame session, when it has a live one. */
+export async function browserSession(tenant: Tenant, cookieHeader: string | undefined) {
+  const token = sessionCookie(tenant, cookieHeader);
+  return token ? checkSessionToken(tenant, token) : undefined;
+}
+
+/**
+ * The login prompt's extra check: the OpenID Provider's session stands only while the browser's Sesame
+ * session for the same user does. After a sign-out from Sesame (hosted logout, the flow API, an admin
+ * revoking the session) the next authorization asks for a login again (`login_required` with
+ * `prompt=none`).
+ */
+function sesameSessionCheck(tenant: Tenant) {
+  return new interactionPolicy.Check(
+    "sesame_session",
+    "End-User has no Sesame session",
+    async (ctx: KoaContextWithOIDC) => {
+      const accountId = ctx.oidc.session?.accountId;
+      if (!accountId) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
+      const valid = await browserSession(tenant, ctx.headers.cookie);
+      return valid?.user.id === accountId
+        ? interactionPolicy.Check.NO_NEED_TO_PROMPT
+        : interactionPolicy.Check.REQUEST_PROMPT;
+    },
+  );
+}
+
+async function configuration(tenant: Tenant) {
+  const keys = await privateSigningJwks(tenant.id);
+  const algorithms = [...new Set(keys.map((key) => key.alg as string))];
+  const policy = interactionPolicy.base();
+  policy.get("login")!.checks.add(sesameSessionCheck(tenant));
+  const cookiePath = `/t/${tenant.id}`;
+  const cookieKey = deriveKey("openid-cookies", tenant.id).toString("base64url");
+
+  return {
+    adapter: (name: string) => new DatabaseAdapter(tenant.id, name),
+    clients: [],
+    findAccount: (_ctx: KoaContextWithOIDC, sub: string) => accountClaims(tenant.id, sub),
+    jwks: { keys },
+    cookies: {
+      keys: [cookieKey],
+      names: { session: "sesame_op_session", interaction: "sesame_op_interaction", resume: "sesame_op_resume" },
+      long: { httpOnly: true, sameSite: "lax", path: cookiePath, signed: true },
+      short: { httpOnly: true, sameSite: "lax", path: cookiePath, signed: true },
+    },
+    claims: {
+      // acr and amr in every ID token (a relying party checks how the user signed in without asking).
+      openid: ["sub", "acr", "amr", "auth_time", "sid"],
+      email: ["email", "email_verified"],
+      profile: ["name", "preferred_username", "given_name", "family_name", "picture"],
+    },
+    scopes: [...SCOPES],
+    acrValues: Object.values(ACR),
+    responseTypes: ["code"],
+    responseModes: undefined,
+    conformIdTokenClaims: false,
+    pkce: {
+      // Public clients must use PKCE; confidential ones may. S256 only (oidc-provider 9 has no `plain`).
+      required: (_ctx: unknown, client: { tokenEndpointAuthMethod: string }) =>
+        client.tokenEndpointAuthMethod === "none",
+    },
+    clientAuthMethods: ["client_secret_basic", "client_secret_post", "none"],
+    clientDefaults: {
+      grant_types: ["authorization_code"],
+      id_token_signed_response_alg: keys[0]!.alg,
+      response_types: ["code"],
+      token_endpoint_auth_method: "client_secret_basic",
+    },
+    enabledJWA: {
+      idTokenSigningAlgValues: algorithms,
+      userinfoSigningAlgValues: algorithms,
+      introspectionSigningAlgValues: algorithms,
+      authorizationSigningAlgValues: algorithms,
+      requestObjectSigningAlgValues: algorithms,
+      clientAuthSigningAlgValues: [],
+    },
+    features: {
+      devInteractions: { enabled: false },
+      claimsParameter: { enabled: false },
+      clientCredentials: { enabled: true },
+      introspection: {
+        enabled: true,
+        allowedPolicy: (ctx: KoaContextWithOIDC, client: { clientId: string }, token: { clientId?: string }) =>
+          // A client learns only about its own tokens.
+          token.clientId === client.clientId,
+      },
+      revocation: { enabled: true },
+      userinfo: { enabled: true },
+      registration: {
+        enabled: true,
+        initialAccessToken: true,
+        idFactory: () => `client_${crypto.randomUUID().replaceAll("-", "")}`,
+      },
+      rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
+      backchannelLogout: { enabled: true },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => undefined,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (
+          _ctx: unknown,
+          resource: string,
+          client: { metadata(): Record<string, unknown> },
+        ) => {
+          const allowed = client.metadata().resources;
+          if (!Array.isArray(allowed) || !allowed.includes(resource)) {
+            throw new errors.InvalidTarget("resource is not one of the client's resources");
+          }
+          return {
+            scope: SCOPES.filter((scope) => scope !== "openid" && scope !== "offline_access").join(" "),
+            audience: resource,
+            accessTokenTTL: TTL.AccessToken,
+            accessTokenFormat: "jwt",
+            jwt: { sign: { alg: keys[0]!.alg } },
+          };
+        },
+      },
+    },
+    extraClientMetadata: {
+      properties: ["resources"],
+      validator: (_ctx: unknown, key: string, value: unknown) => {
+        if (key !== "resources" || value === undefined) return;
+        if (!Array.isArray(value) || value.some((item) => typeof item !== "string" || !URL.canParse(item))) {
+          throw new errors.InvalidClientMetadata("resources must be an array of absolute URIs");
+        }
+      },
+    },
+    interactions: {
+      policy,
+      url: (_ctx: unknown, interaction: { uid: string }) => interactionPath(tenant.id, interaction.uid),
+    },
+    loadExistingGrant: (ctx: KoaContextWithOIDC) => loadExistingGrant(tenant, ctx),
+    issueRefreshToken: (
+      _ctx: unknown,
+      client: { grantTypeAllowed(type: string): boolean },
+      code: { scopes: Set<string> },
+    ) => client.grantTypeAllowed("refresh_token") && code.scopes.has("offline_access"),
+    rotateRefreshToken: true,
+    allowOmittingSingleRegisteredRedirectUri: false,
+    ttl: { ...TTL },
+    renderError,
+    routes: OPENID_ROUTES,
+    expiresWithSession: () => false,
+  };
+}
+
+/**
+ * The grant an authorization continues with: the one the consent interaction made or the session
+ * already has; else, for a first-party client or a user who consented before (remembered per user and
+ * client), a new grant of the scopes consented to. Scopes beyond it make the consent prompt ask.
+ */
+async function loadExistingGrant(tenant: Tenant, ctx: KoaContextWithOIDC) {
+  const oidc = ctx.oidc as unknown as {
+    provider: Provider;
+    client: { clientId: string };
+    session: { accountId?: string; grantIdFor(clientId: string): string | undefined };
+    result?: { consent?: { grantId?: string } };
+    requestParamScopes: Set<string>;
+  };
+  const grantId = oidc.result?.consent?.grantId ?? oidc.session.grantIdFor(oidc.client.clientId);
+  if (grantId) return oidc.provider.Grant.find(grantId);
+  const accountId = oidc.session.accountId;
+  if (!accountId) return undefined;
+  const client = await findClientRow(tenant.id, oidc.client.clientId);
+  if (!client) return undefined;
+  const consented = client.firstParty
+    ? [...oidc.requestParamScopes]
+    : ((await findConsent(tenant.id, accountId, client.clientId))?.scopes ?? []);
+  if (consented.length === 0) return undefined;
+  const grant = new oidc.provider.Grant({ accountId, clientId: client.clientId });
+  grant.addOIDCScope(consented.join(" "));
+  await grant.save();
+  return grant;
+}
+
+const html = (title: string, body: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="referrer" content="no-referrer">` +
+  `<meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title>` +
+  `<style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:4rem auto;padding:0 1rem}` +
+  `button{font:inherit;padding:.5rem 1rem;margin-right:.5rem}</style></head><body>${body}</body></html>`;
+
+const escapeHtml = (value: unknown) =>
+  String(value).replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!,
+  );
+
+/** The sign-out confirmation of RP-initiated logout: oidc-provider's form, Sesame's words. */
+function logoutSource(ctx: { body: string }, form: string) {
+  ctx.body = html(
+    "Sign out",
+    `${form}<h1>Sign out?</h1><p>Do you want to sign out of your account?</p>` +
+      `<button autofocus type="submit" form="op.logoutForm" value="yes" name="logout">Sign out</button>` +
+      `<button type="submit" form="op.logoutForm">Stay signed in</button>`,
+  );
+}
+
+function postLogoutSuccessSource(ctx: { body: string }) {
+  ctx.body = html("Signed out", "<h1>Signed out</h1><p>You have been signed out.</p>");
+}
+
+/** An error the browser sees (no redirect URI to return to): its code and description, escaped. */
+function renderError(ctx: { type: string; body: string }, out: { error: string; error_description?: string }) {
+  ctx.type = "html";
+  ctx.body = html(
+    "Sign-in error",
+    `<h1>Sign-in error</h1><p><code>${escapeHtml(out.error)}</code></p>` +
+      (out.error_description ? `<p>${escapeHtml(out.error_description)}</p>` : ""),
+  );
+}
+
+// One Provider per tenant and signing key set (configuration only: every model is in the database). A
+// rotated key names a new active key id, which builds a new Provider at the next request.
+const KEY = Symbol.for("sesame.openidProviders");
+type Cache = Map<string, { version: string; provider: Promise<Provider> }>;
+const holder = globalThis as { [KEY]?: Cache };
+
+/** The tenant's OpenID Provider. */
+export function providerFor(tenant: Tenant): Promise<Provider> {
+  const cache = (holder[KEY] ??= new Map());
+  const issuer = issuerOf(tenant);
+  const version = `${issuer}|${tenant.activeSigningKeyId}`;
+  const cached = cache.get(tenant.id);
+  if (cached?.version === version) return cached.provider;
+  const provider = configuration(tenant).then((config) => {
+    const provider = new Provider(issuer, config as never);
+    provider.proxy = false;
+    // Client secrets are stored as their SHA-256: compare the presented secret's hash.
+    (provider.Client.prototype as unknown as { compareClientSecret(actual: string): boolean }).compareClientSecret =
+      function (this: { clientSecret?: string }, actual: string) {
+        return clientSecretMatches(this.clientSecret, actual);
+      };
+    // Every ID token names its session (`sid`), not only for clients with back-channel logout.
+    (provider.Client.prototype as unknown as { includeSid(): boolean }).includeSid = () => true;
+    return provider;
+  });
+  provider.catch(() => cache.delete(tenant.id));
+  cache.set(tenant.id, { version, provider });
+  return provider;
+}
+
+export const openidOrigin = () => getConfig().baseUrl;
