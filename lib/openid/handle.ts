@@ -42,6 +42,8 @@ export async function answerOpenid(tenant: Tenant, request: Request, context: Au
   });
   provider.callback()(req, res);
   const answer = await response;
+  // Pages carrying codes or tokens (form_post, errors) never leak their URL to another site (RFC 9700 §4.2.4).
+  answer.headers.set("referrer-policy", "no-referrer");
   let endedSession = false;
   if (loggingOut && answer.status === 303) {
     const valid = await browserSession(tenant, request.headers.get("cookie") ?? undefined);

@@ -5,7 +5,13 @@ import type { Tenant } from "@/lib/tenants";
 import { acrOf, rfc8176Amr } from "./account";
 import { bridge } from "./node-bridge";
 import { browserSession, interactionPath, providerFor } from "./provider";
-import { findClientRow, findConsent, upsertConsent } from "./store";
+import { sha256Hex } from "@/lib/crypto";
+import { findClientRow, findConsent, findModel, upsertConsent } from "./store";
+
+/** When the authorization paused: a sign-in it asks to be new must be later. */
+async function interactionStartedAt(tenantId: string, uid: string): Promise<Date | undefined> {
+  return (await findModel(tenantId, "Interaction", sha256Hex(uid)))?.createdAt;
+}
 
 const SCOPE_TEXT: Record<string, string> = {
   openid: "Sign you in with your account",
@@ -95,7 +101,8 @@ export async function continueInteraction(
 
   if (details.prompt.name === "login") {
     const fresh = details.prompt.reasons.some((reason) => FRESH_LOGIN.has(reason));
-    if (valid && (!fresh || valid.claims.iat >= (details.iat ?? 0))) {
+    const startedAt = fresh ? await interactionStartedAt(tenant.id, uid) : undefined;
+    if (valid && (!startedAt || valid.session.createdAt.getTime() > startedAt.getTime())) {
       const returnTo = await provider.interactionResult(
         req,
         res,

@@ -90,11 +90,12 @@ declare module "oidc-provider" {
     static NO_NEED_TO_PROMPT: boolean;
   }
   export class Prompt {
+    constructor(options: { name: string; requestable?: boolean }, ...checks: Check[]);
     name: string;
     checks: { add(check: Check, index?: number): void };
   }
   export const interactionPolicy: {
-    base(): { get(name: string): Prompt | undefined } & Prompt[];
+    base(): Prompt[] & { get(name: string): Prompt | undefined };
     Check: typeof Check;
     Prompt: typeof Prompt;
   };

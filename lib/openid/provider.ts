@@ -1,9 +1,10 @@
 import Provider, { errors, interactionPolicy, type KoaContextWithOIDC } from "oidc-provider";
 import { getConfig } from "@/lib/config";
+import { getLogger } from "@/lib/log";
 import { deriveKey } from "@/lib/crypto";
 import { checkSessionToken, issuerOf } from "@/lib/sessions";
 import { privateSigningJwks, type Tenant } from "@/lib/tenants";
-import { ACR, accountClaims } from "./account";
+import { ACR, accountClaims, acrOf, rfc8176Amr } from "./account";
 import { DatabaseAdapter } from "./adapter";
 import { clientSecretMatches } from "./client-rules";
 import { findClientRow, findConsent } from "./store";
@@ -59,18 +60,65 @@ export async function browserSession(tenant: Tenant, cookieHeader: string | unde
 }
 
 /**
- * The login prompt's extra check: the OpenID Provider's session stands only while the browser's Sesame
- * session for the same user does. After a sign-out from Sesame (hosted logout, the flow API, an admin
- * revoking the session) the next authorization asks for a login again (`login_required` with
- * `prompt=none`).
+ * Ties the OpenID Provider's session to the browser's Sesame session, in two parts:
+ *
+ * - a prompt evaluated before all others (prompts run one after the other, a prompt's checks all at
+ *   once), which never asks anything: a browser signed in to Sesame but not yet to the provider is signed
+ *   in to it at once with that session's user, sign-in time and methods (single sign-on: `prompt=none`
+ *   works after any Sesame login);
+ * - a check of the login prompt: a provider session whose Sesame session ended (hosted logout, the flow
+ *   API, an admin revoking it) or now names another user asks for a login again (`login_required` with
+ *   `prompt=none`).
  */
+function sesameSignOn(tenant: Tenant) {
+  return new interactionPolicy.Prompt(
+    { name: "sesame_sso", requestable: false },
+    new interactionPolicy.Check("sesame_sso", "signs in from the Sesame session", async (ctx: KoaContextWithOIDC) => {
+      const oidc = ctx.oidc as unknown as {
+        session?: {
+          accountId?: string;
+          loginAccount(details: Record<string, unknown>): void;
+          ensureClientContainer(clientId: string): void;
+          grantIdFor(clientId: string, grantId?: string): string | undefined;
+        };
+        client: { clientId: string };
+        provider: Provider;
+        entity(name: string, value: unknown): void;
+      };
+      const session = oidc.session;
+      if (!session || session.accountId) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
+      const valid = await browserSession(tenant, ctx.headers.cookie);
+      const account = valid ? await accountClaims(tenant.id, valid.user.id) : undefined;
+      if (!valid || !account) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
+      session.loginAccount({
+        accountId: valid.user.id,
+        loginTs: valid.claims.iat,
+        amr: rfc8176Amr(valid.claims.amr),
+        acr: acrOf(valid.claims.amr),
+      });
+      // What oidc-provider loads before the prompts for a session that already had its user.
+      oidc.entity("Account", account);
+      const clientId = oidc.client.clientId;
+      let grant = await loadExistingGrant(tenant, ctx);
+      if (grant) {
+        session.ensureClientContainer(clientId);
+        session.grantIdFor(clientId, grant.jti);
+      } else {
+        grant = new oidc.provider.Grant({ accountId: valid.user.id, clientId });
+      }
+      oidc.entity("Grant", grant);
+      return interactionPolicy.Check.NO_NEED_TO_PROMPT;
+    }),
+  );
+}
+
 function sesameSessionCheck(tenant: Tenant) {
   return new interactionPolicy.Check(
     "sesame_session",
     "End-User has no Sesame session",
     async (ctx: KoaContextWithOIDC) => {
       const accountId = ctx.oidc.session?.accountId;
-      if (!accountId) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
+      if (!accountId) return interactionPolicy.Check.NO_NEED_TO_PROMPT; // no_session asks
       const valid = await browserSession(tenant, ctx.headers.cookie);
       return valid?.user.id === accountId
         ? interactionPolicy.Check.NO_NEED_TO_PROMPT
@@ -84,6 +132,7 @@ async function configuration(tenant: Tenant) {
   const algorithms = [...new Set(keys.map((key) => key.alg as string))];
   const policy = interactionPolicy.base();
   policy.get("login")!.checks.add(sesameSessionCheck(tenant));
+  policy.unshift(sesameSignOn(tenant));
   const cookiePath = `/t/${tenant.id}`;
   const cookieKey = deriveKey("openid-cookies", tenant.id).toString("base64url");
 
@@ -285,6 +334,9 @@ export function providerFor(tenant: Tenant): Promise<Provider> {
       function (this: { clientSecret?: string }, actual: string) {
         return clientSecretMatches(this.clientSecret, actual);
       };
+    provider.on("server_error", (_ctx: unknown, error: Error) =>
+      getLogger().error({ err: error, tenantId: tenant.id }, "OpenID Provider error"),
+    );
     // Every ID token names its session (`sid`), not only for clients with back-channel logout.
     (provider.Client.prototype as unknown as { includeSid(): boolean }).includeSid = () => true;
     return provider;

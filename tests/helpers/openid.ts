@@ -2,7 +2,9 @@ import * as discoveryRoute from "@/app/(openid)/t/[tenantId]/.well-known/openid-
 import * as interactionRoute from "@/app/(openid)/t/[tenantId]/oauth/interaction/[uid]/route";
 import * as oauthRoute from "@/app/(openid)/t/[tenantId]/oauth/[...path]/route";
 import * as client from "openid-client";
+import { createOAuthClient } from "@/lib/openid";
 import type { Tenant } from "@/lib/tenants";
+import { createPublicTenant, createUserWithEmail, sessionFor, TEST_CONTEXT } from "./public-api";
 
 export const ORIGIN = "http://localhost:3000";
 
@@ -22,12 +24,12 @@ export async function dispatch(request: Request): Promise<Response> {
   let params: Record<string, string | string[]> = { tenantId };
   const interaction = /^oauth\/interaction\/([^/]+)$/.exec(rest);
   if (rest === ".well-known/openid-configuration") {
-    handler = (discoveryRoute as Record<string, Handler>)[method];
+    handler = (discoveryRoute as unknown as Record<string, Handler>)[method];
   } else if (interaction) {
-    handler = (interactionRoute as Record<string, Handler>)[method];
+    handler = (interactionRoute as unknown as Record<string, Handler>)[method];
     params = { tenantId, uid: interaction[1]! };
   } else if (rest.startsWith("oauth/")) {
-    handler = (oauthRoute as Record<string, Handler>)[method];
+    handler = (oauthRoute as unknown as Record<string, Handler>)[method];
     params = { tenantId, path: rest.slice("oauth/".length).split("/") };
   }
   if (!handler) return new Response("not found", { status: 404 });
@@ -103,6 +105,58 @@ export function discover(
     clientId,
     metadata,
     secret ? client.ClientSecretBasic(secret) : client.None(),
-    { [client.customFetch]: routeFetch, execute: [client.allowInsecureRequests] },
+    { [client.customFetch]: routeFetch as unknown as client.CustomFetch, execute: [client.allowInsecureRequests] },
   );
 }
+
+export const REDIRECT = "http://localhost:4000/callback";
+
+export type Setup = Awaited<ReturnType<typeof setUp>>;
+
+export async function setUp(
+  options: { firstParty?: boolean; public?: boolean; offline?: boolean; tenant?: Tenant; signedIn?: boolean } = {},
+) {
+  const tenant = options.tenant ?? (await createPublicTenant());
+  const email = `ada-${crypto.randomUUID()}@example.com`;
+  const user = await createUserWithEmail(tenant, email);
+  const { client: rp, secret } = await createOAuthClient(
+    tenant.id,
+    {
+      client_name: "Example app",
+      redirect_uris: [REDIRECT],
+      post_logout_redirect_uris: ["http://localhost:4000/"],
+      grant_types: options.offline ? ["authorization_code", "refresh_token"] : ["authorization_code"],
+      token_endpoint_auth_method: options.public ? "none" : "client_secret_basic",
+      first_party: options.firstParty ?? true,
+    },
+    TEST_CONTEXT,
+  );
+  const config = await discover(tenant, rp.clientId, secret);
+  const browser = new Browser();
+  if (options.signedIn !== false) {
+    browser.setCookie(tenant.platform.session.cookie.name, await sessionFor(tenant, user, ["passkey"]));
+  }
+  return { tenant, user, email, rp, secret, config, browser };
+}
+
+/** Starts an authorization as the RP would and follows the browser to the redirect URI. */
+export async function authorize(
+  setup: Setup,
+  params: Record<string, string> = {},
+) {
+  const verifier = client.randomPKCECodeVerifier();
+  const state = client.randomState();
+  const nonce = client.randomNonce();
+  const url = client.buildAuthorizationUrl(setup.config, {
+    redirect_uri: REDIRECT,
+    scope: "openid email profile",
+    code_challenge: await client.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: "S256",
+    state,
+    nonce,
+    ...params,
+  });
+  const { response, url: landed } = await setup.browser.follow(url.href);
+  return { response, landed, verifier, state, nonce };
+}
+

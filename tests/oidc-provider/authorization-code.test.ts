@@ -1,56 +1,13 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import * as client from "openid-client";
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from "jose";
-import { createOAuthClient } from "@/lib/openid";
 import { getJwks } from "@/lib/tenants";
-import { Browser, discover, issuerOf, ORIGIN } from "../helpers/openid";
-import { createPublicTenant, createUserWithEmail, sessionFor, TEST_CONTEXT } from "../helpers/public-api";
-
-const REDIRECT = "http://localhost:4000/callback";
-
-async function setUp(options: { firstParty?: boolean; public?: boolean; offline?: boolean } = {}) {
-  const tenant = await createPublicTenant();
-  const user = await createUserWithEmail(tenant, "ada@example.com");
-  const { client: rp, secret } = await createOAuthClient(
-    tenant.id,
-    {
-      client_name: "Example app",
-      redirect_uris: [REDIRECT],
-      post_logout_redirect_uris: ["http://localhost:4000/"],
-      grant_types: options.offline ? ["authorization_code", "refresh_token"] : ["authorization_code"],
-      token_endpoint_auth_method: options.public ? "none" : "client_secret_basic",
-      first_party: options.firstParty ?? true,
-    },
-    TEST_CONTEXT,
-  );
-  const config = await discover(tenant, rp.clientId, secret);
-  const browser = new Browser();
-  browser.setCookie(tenant.platform.session.cookie.name, await sessionFor(tenant, user, ["passkey"]));
-  return { tenant, user, rp, secret, config, browser };
-}
-
-/** Starts an authorization as the RP would and follows the browser to the redirect URI. */
-async function authorize(
-  setup: Awaited<ReturnType<typeof setUp>>,
-  params: Record<string, string> = {},
-) {
-  const verifier = client.randomPKCECodeVerifier();
-  const state = client.randomState();
-  const nonce = client.randomNonce();
-  const url = client.buildAuthorizationUrl(setup.config, {
-    redirect_uri: REDIRECT,
-    scope: "openid email profile",
-    code_challenge: await client.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: "S256",
-    state,
-    nonce,
-    ...params,
-  });
-  const { response, url: landed } = await setup.browser.follow(url.href);
-  return { response, landed, verifier, state, nonce };
-}
+import { authorize, Browser, issuerOf, ORIGIN, REDIRECT, setUp } from "../helpers/openid";
 
 describe("OpenID Provider: authorization code with PKCE", () => {
+  // The first provider of a process imports oidc-provider and the tenant's keys: not part of any test.
+  beforeAll(() => setUp());
+
   it("publishes discovery and the tenant's JWKS", async () => {
     const { tenant, config } = await setUp();
     const metadata = config.serverMetadata();
@@ -84,7 +41,7 @@ describe("OpenID Provider: authorization code with PKCE", () => {
       sub: setup.user.id,
       aud: setup.rp.clientId,
       nonce,
-      email: "ada@example.com",
+      email: setup.email,
       email_verified: true,
       amr: ["hwk", "user"],
       acr: "urn:sesame:acr:phr",
@@ -97,7 +54,7 @@ describe("OpenID Provider: authorization code with PKCE", () => {
     expect(tokens.refresh_token).toBeUndefined();
 
     const info = await client.fetchUserInfo(setup.config, tokens.access_token, setup.user.id);
-    expect(info).toMatchObject({ sub: setup.user.id, email: "ada@example.com", email_verified: true });
+    expect(info).toMatchObject({ sub: setup.user.id, email: setup.email, email_verified: true });
   });
 });
 
