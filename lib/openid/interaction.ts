@@ -163,10 +163,18 @@ async function finishConsent(
   context: AuditContext,
 ): Promise<Response> {
   const { provider, details, req, res } = found;
-  const grant = details.grantId
-    ? ((await provider.Grant.find(details.grantId)) ?? new provider.Grant({ accountId, clientId }))
-    : new provider.Grant({ accountId, clientId });
-  if (scopes.length > 0) grant.addOIDCScope(scopes.join(" "));
+  // The grant holds everything the request asked for: the scopes shown on the page (missing) and those
+  // the session's grant, a remembered consent or the first-party rule already covered.
+  const grant = (details.grantId ? await provider.Grant.find(details.grantId) : undefined) ??
+    new provider.Grant({ accountId, clientId });
+  const requested = typeof details.params.scope === "string" ? details.params.scope.split(" ") : [];
+  grant.addOIDCScope([...new Set([...requested, ...scopes])].join(" "));
+  const resources = details.prompt.details.missingResourceScopes;
+  if (resources && typeof resources === "object") {
+    for (const [resource, list] of Object.entries(resources as Record<string, string[]>)) {
+      grant.addResourceScope(resource, list.join(" "));
+    }
+  }
   const claims = details.prompt.details.missingOIDCClaims;
   if (Array.isArray(claims) && claims.length > 0) grant.addOIDCClaims(claims.map(String));
   const grantId = await grant.save();

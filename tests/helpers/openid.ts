@@ -80,11 +80,12 @@ export class Browser {
   async follow(url: string, init: RequestInit = {}): Promise<{ response: Response; url: string }> {
     let current = url;
     let response = await this.request(current, init);
-    for (let hops = 0; hops < 10 && response.status >= 300 && response.status < 400; hops++) {
+    for (let hops = 0; hops < 12 && response.status >= 300 && response.status < 400; hops++) {
       const location = response.headers.get("location")!;
       current = new URL(location, new URL(current, ORIGIN)).href;
       const target = new URL(current);
       if (target.origin !== ORIGIN || !/^\/t\/[^/]+\/(oauth|\.well-known)\//.test(target.pathname)) break;
+      if (process.env.DEBUG_HOPS) console.log("HOP", response.status, current);
       response = await this.request(current);
     }
     return { response, url: current };
