@@ -71,7 +71,7 @@ export class DatabaseAdapter {
     void _sealed;
     return {
       ...payload,
-      ...(this.kind === "Grant" ? {} : { jti: id }),
+      jti: id,
       ...(row.consumedAt ? { consumed: epoch(row.consumedAt) } : {}),
     };
   }

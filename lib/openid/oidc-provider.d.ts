@@ -86,6 +86,12 @@ declare module "oidc-provider" {
       description: string,
       check: (ctx: KoaContextWithOIDC) => boolean | Promise<boolean>,
     );
+    constructor(
+      reason: string,
+      description: string,
+      error: string,
+      check: (ctx: KoaContextWithOIDC) => boolean | Promise<boolean>,
+    );
     static REQUEST_PROMPT: boolean;
     static NO_NEED_TO_PROMPT: boolean;
   }

@@ -83,20 +83,28 @@ function sesameSignOn(tenant: Tenant) {
         };
         client: { clientId: string };
         provider: Provider;
+        grant?: unknown;
         entity(name: string, value: unknown): void;
       };
       const session = oidc.session;
-      if (!session || session.accountId) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
-      const valid = await browserSession(tenant, ctx.headers.cookie);
-      const account = valid ? await accountClaims(tenant.id, valid.user.id) : undefined;
-      if (!valid || !account) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
-      session.loginAccount({
-        accountId: valid.user.id,
-        loginTs: valid.claims.iat,
-        amr: rfc8176Amr(valid.claims.amr),
-        acr: acrOf(valid.claims.amr),
-      });
-      // What oidc-provider loads before the prompts for a session that already had its user.
+      if (!session) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
+      if (!session.accountId) {
+        const valid = await browserSession(tenant, ctx.headers.cookie);
+        if (!valid) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
+        session.loginAccount({
+          accountId: valid.user.id,
+          loginTs: valid.claims.iat,
+          amr: rfc8176Amr(valid.claims.amr),
+          acr: acrOf(valid.claims.amr),
+        });
+      } else if (oidc.grant) {
+        return interactionPolicy.Check.NO_NEED_TO_PROMPT; // oidc-provider loaded account and grant
+      }
+      // What oidc-provider loads before the prompts for a session that already has its user (it does not
+      // when the user came with this request, or on the resume of an interaction that only consented).
+      const accountId = session.accountId!;
+      const account = await accountClaims(tenant.id, accountId);
+      if (!account) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
       oidc.entity("Account", account);
       const clientId = oidc.client.clientId;
       let grant = await loadExistingGrant(tenant, ctx);
@@ -104,7 +112,7 @@ function sesameSignOn(tenant: Tenant) {
         session.ensureClientContainer(clientId);
         session.grantIdFor(clientId, grant.jti);
       } else {
-        grant = new oidc.provider.Grant({ accountId: valid.user.id, clientId });
+        grant = new oidc.provider.Grant({ accountId, clientId });
       }
       oidc.entity("Grant", grant);
       return interactionPolicy.Check.NO_NEED_TO_PROMPT;
@@ -116,6 +124,7 @@ function sesameSessionCheck(tenant: Tenant) {
   return new interactionPolicy.Check(
     "sesame_session",
     "End-User has no Sesame session",
+    "login_required",
     async (ctx: KoaContextWithOIDC) => {
       const accountId = ctx.oidc.session?.accountId;
       if (!accountId) return interactionPolicy.Check.NO_NEED_TO_PROMPT; // no_session asks
@@ -336,6 +345,9 @@ export function providerFor(tenant: Tenant): Promise<Provider> {
       };
     provider.on("server_error", (_ctx: unknown, error: Error) =>
       getLogger().error({ err: error, tenantId: tenant.id }, "OpenID Provider error"),
+    );
+    provider.on("grant.error", (_ctx: unknown, error: Error & { error_detail?: string }) =>
+      getLogger().debug({ tenantId: tenant.id, detail: error.error_detail }, `OpenID Provider: ${error.message}`),
     );
     // Every ID token names its session (`sid`), not only for clients with back-channel logout.
     (provider.Client.prototype as unknown as { includeSid(): boolean }).includeSid = () => true;

@@ -85,7 +85,6 @@ export class Browser {
       current = new URL(location, new URL(current, ORIGIN)).href;
       const target = new URL(current);
       if (target.origin !== ORIGIN || !/^\/t\/[^/]+\/(oauth|\.well-known)\//.test(target.pathname)) break;
-      if (process.env.DEBUG_HOPS) console.log("HOP", response.status, current);
       response = await this.request(current);
     }
     return { response, url: current };
@@ -161,3 +160,16 @@ export async function authorize(
   return { response, landed, verifier, state, nonce };
 }
 
+
+/** The stored row of a client (what the database holds: the secret's hash). */
+export async function findClientRowForTest(tenantId: string, clientId: string) {
+  const { executor } = await import("@/lib/db");
+  const { oauthClients } = await import("@/lib/db/schema");
+  const { and, eq } = await import("drizzle-orm");
+  const db = await executor();
+  const [row] = await db
+    .select()
+    .from(oauthClients)
+    .where(and(eq(oauthClients.tenantId, tenantId), eq(oauthClients.clientId, clientId)));
+  return row;
+}
