@@ -14,7 +14,8 @@ export function openidRoute() {
   return async (request: Request, { params }: Context): Promise<Response> => {
     const { tenantId } = await params;
     const tenant = typeof tenantId === "string" ? await findTenant(tenantId) : undefined;
-    if (!tenant) return Response.json({ error: "not_found", error_description: "unknown tenant" }, { status: 404 });
+    if (!tenant)
+      return Response.json({ error: "not_found", error_description: "unknown tenant" }, { status: 404 });
     const context = requestContext(request);
     const { response, endedSession } = await answerOpenid(tenant, request, context);
     return endedSession ? withClearedSessionCookie(response, tenant) : response;

@@ -15,7 +15,7 @@ export async function accountClaims(tenantId: string, userId: string) {
       return {
         sub: user.id,
         ...(email ? { email: email.address, email_verified: email.verified } : {}),
-        ...(user.name ?? user.displayName ?? user.username
+        ...((user.name ?? user.displayName ?? user.username)
           ? { name: user.name ?? user.displayName ?? user.username }
           : {}),
         ...(user.username ? { preferred_username: user.username } : {}),

@@ -51,7 +51,8 @@ export class DatabaseAdapter {
     }
     const { jti, ...stored } = payload;
     // A session found by its uid needs its id back; sealed, since the id is the browser's cookie.
-    if (this.kind === "Session" && typeof jti === "string") stored[SEALED_ID] = seal(jti, SEAL_PURPOSE, this.tenantId);
+    if (this.kind === "Session" && typeof jti === "string")
+      stored[SEALED_ID] = seal(jti, SEAL_PURPOSE, this.tenantId);
     await upsertModel(this.tenantId, this.kind, this.key(id), {
       payload: stored,
       grantId: typeof payload.grantId === "string" ? payload.grantId : null,

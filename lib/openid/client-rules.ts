@@ -34,7 +34,8 @@ export function checkRedirectUris(metadata: Record<string, unknown>): void {
     if (!Array.isArray(list)) throw new errors.InvalidClientMetadata(`${field} must be an array`);
     for (const uri of list) {
       const problem = redirectUriProblem(uri);
-      if (problem) throw new errors.InvalidClientMetadata(`${field}: ${String(uri).slice(0, 100)} ${problem}`);
+      if (problem)
+        throw new errors.InvalidClientMetadata(`${field}: ${String(uri).slice(0, 100)} ${problem}`);
     }
   }
 }

@@ -56,7 +56,8 @@ async function validated(
 ): Promise<{ metadata: Record<string, unknown>; secret?: string }> {
   const provider = await providerFor(await getTenant(tenantId));
   const clean = Object.fromEntries(Object.entries(metadata).filter(([, value]) => value !== undefined));
-  clean.response_types = (clean.grant_types as string[] | undefined)?.includes("authorization_code") === false ? [] : ["code"];
+  clean.response_types =
+    (clean.grant_types as string[] | undefined)?.includes("authorization_code") === false ? [] : ["code"];
   const secret = clean.token_endpoint_auth_method === "none" ? undefined : randomToken(32);
   try {
     checkRedirectUris(clean);
@@ -122,10 +123,16 @@ export async function updateOAuthClient(
   const { client_secret: stored, ...current } = row.metadata;
   const { metadata } = await validated(tenantId, { ...current, ...rest, client_id: clientId });
   if (metadata.token_endpoint_auth_method !== "none" && typeof stored !== "string") {
-    throw new AppError("VALIDATION_FAILED", "a public client cannot become confidential: create a new client");
+    throw new AppError(
+      "VALIDATION_FAILED",
+      "a public client cannot become confidential: create a new client",
+    );
   }
   const updated = await updateClientRow(tenantId, clientId, {
-    metadata: { ...metadata, ...(metadata.token_endpoint_auth_method !== "none" ? { client_secret: stored } : {}) },
+    metadata: {
+      ...metadata,
+      ...(metadata.token_endpoint_auth_method !== "none" ? { client_secret: stored } : {}),
+    },
     ...(firstParty === undefined ? {} : { firstParty }),
   });
   await recordAuditEvent(tenantId, { ...context, type: "oauth.client.updated", details: { clientId } });
@@ -147,12 +154,20 @@ export async function rotateOAuthClientSecret(
   const updated = await updateClientRow(tenantId, clientId, {
     metadata: { ...row.metadata, client_secret: hashClientSecret(secret) },
   });
-  await recordAuditEvent(tenantId, { ...context, type: "oauth.client.secret_rotated", details: { clientId } });
+  await recordAuditEvent(tenantId, {
+    ...context,
+    type: "oauth.client.secret_rotated",
+    details: { clientId },
+  });
   return { client: present(updated!), secret };
 }
 
 /** Removes a client; its consents go with it (its tokens stop working: the client is unknown). */
-export async function deleteOAuthClient(tenantId: string, clientId: string, context: AuditContext): Promise<void> {
+export async function deleteOAuthClient(
+  tenantId: string,
+  clientId: string,
+  context: AuditContext,
+): Promise<void> {
   if (!(await deleteClientRow(tenantId, clientId))) throw new AppError("NOT_FOUND", "no such client");
   await recordAuditEvent(tenantId, { ...context, type: "oauth.client.deleted", details: { clientId } });
 }

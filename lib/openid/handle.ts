@@ -14,7 +14,9 @@ export interface OpenidAnswer {
 /** The path below the issuer: `/t/{tenant}/oauth/token` → `/oauth/token`. */
 function pathBelowIssuer(tenant: Tenant, url: URL): string {
   const prefix = `/t/${tenant.id}`;
-  return url.pathname.toLowerCase().startsWith(prefix) ? url.pathname.slice(prefix.length) || "/" : url.pathname;
+  return url.pathname.toLowerCase().startsWith(prefix)
+    ? url.pathname.slice(prefix.length) || "/"
+    : url.pathname;
 }
 
 /**
@@ -22,7 +24,11 @@ function pathBelowIssuer(tenant: Tenant, url: URL): string {
  * token, userinfo, registration, revocation, introspection, logout) with oidc-provider. Every URL it
  * builds is on `SESAME_BASE_URL`, whatever Host the request named.
  */
-export async function answerOpenid(tenant: Tenant, request: Request, context: AuditContext): Promise<OpenidAnswer> {
+export async function answerOpenid(
+  tenant: Tenant,
+  request: Request,
+  context: AuditContext,
+): Promise<OpenidAnswer> {
   const url = new URL(request.url);
   const path = pathBelowIssuer(tenant, url);
   const loggingOut =

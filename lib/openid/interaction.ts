@@ -44,7 +44,8 @@ const page = (status: number, title: string, body: string) =>
         "cache-control": "no-store",
         "referrer-policy": "no-referrer",
         "x-frame-options": "DENY",
-        "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+        "content-security-policy":
+          "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
       },
     },
   );
@@ -122,7 +123,8 @@ export async function continueInteraction(
     const login = new URLSearchParams({ redirect_to: interactionPath(tenant.id, uid) });
     const hint = details.params.login_hint;
     if (typeof hint === "string" && hint.length <= 256) login.set("login_hint", hint);
-    const locale = typeof details.params.ui_locales === "string" ? details.params.ui_locales.split(" ")[0] : undefined;
+    const locale =
+      typeof details.params.ui_locales === "string" ? details.params.ui_locales.split(" ")[0] : undefined;
     if (locale === "en" || locale === "de") login.set("lang", locale);
     return redirect(`/t/${tenant.id}/hosted/login?${login}`);
   }
@@ -165,7 +167,8 @@ async function finishConsent(
   const { provider, details, req, res } = found;
   // The grant holds everything the request asked for: the scopes shown on the page (missing) and those
   // the session's grant, a remembered consent or the first-party rule already covered.
-  const grant = (details.grantId ? await provider.Grant.find(details.grantId) : undefined) ??
+  const grant =
+    (details.grantId ? await provider.Grant.find(details.grantId) : undefined) ??
     new provider.Grant({ accountId, clientId });
   const requested = typeof details.params.scope === "string" ? details.params.scope.split(" ") : [];
   grant.addOIDCScope([...new Set([...requested, ...scopes])].join(" "));
@@ -187,7 +190,12 @@ async function finishConsent(
     type: "oauth.consent.granted",
     details: { clientId, scopes: all },
   });
-  const returnTo = await provider.interactionResult(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
+  const returnTo = await provider.interactionResult(
+    req,
+    res,
+    { consent: { grantId } },
+    { mergeWithLastSubmission: true },
+  );
   return redirect(returnTo);
 }
 
@@ -202,7 +210,10 @@ export async function decideConsent(
   uid: string,
   context: AuditContext,
 ): Promise<Response> {
-  const form = await request.clone().formData().catch(() => undefined);
+  const form = await request
+    .clone()
+    .formData()
+    .catch(() => undefined);
   const decision = form?.get("decision");
   if (decision !== "allow" && decision !== "deny") {
     return page(400, "Invalid request", "<h1>Invalid request</h1><p>decision must be allow or deny.</p>");

@@ -120,7 +120,8 @@ class CollectingResponse extends EventEmitter {
     }
     headers.delete("content-length");
     const status = this.statusCode;
-    const body = status === 204 || status === 304 || this.chunks.length === 0 ? null : Buffer.concat(this.chunks);
+    const body =
+      status === 204 || status === 304 || this.chunks.length === 0 ? null : Buffer.concat(this.chunks);
     return new Response(body, { status, headers });
   }
 }

@@ -28,7 +28,10 @@ declare module "oidc-provider" {
       ctx: KoaContextWithOIDC,
       id: string,
     ) =>
-      | { accountId: string; claims: (...args: unknown[]) => Record<string, unknown> | Promise<Record<string, unknown>> }
+      | {
+          accountId: string;
+          claims: (...args: unknown[]) => Record<string, unknown> | Promise<Record<string, unknown>>;
+        }
       | undefined
       | Promise<
           | {

@@ -73,50 +73,54 @@ export async function browserSession(tenant: Tenant, cookieHeader: string | unde
 function sesameSignOn(tenant: Tenant) {
   return new interactionPolicy.Prompt(
     { name: "sesame_sso", requestable: false },
-    new interactionPolicy.Check("sesame_sso", "signs in from the Sesame session", async (ctx: KoaContextWithOIDC) => {
-      const oidc = ctx.oidc as unknown as {
-        session?: {
-          accountId?: string;
-          loginAccount(details: Record<string, unknown>): void;
-          ensureClientContainer(clientId: string): void;
-          grantIdFor(clientId: string, grantId?: string): string | undefined;
+    new interactionPolicy.Check(
+      "sesame_sso",
+      "signs in from the Sesame session",
+      async (ctx: KoaContextWithOIDC) => {
+        const oidc = ctx.oidc as unknown as {
+          session?: {
+            accountId?: string;
+            loginAccount(details: Record<string, unknown>): void;
+            ensureClientContainer(clientId: string): void;
+            grantIdFor(clientId: string, grantId?: string): string | undefined;
+          };
+          client: { clientId: string };
+          provider: Provider;
+          grant?: unknown;
+          entity(name: string, value: unknown): void;
         };
-        client: { clientId: string };
-        provider: Provider;
-        grant?: unknown;
-        entity(name: string, value: unknown): void;
-      };
-      const session = oidc.session;
-      if (!session) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
-      if (!session.accountId) {
-        const valid = await browserSession(tenant, ctx.headers.cookie);
-        if (!valid) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
-        session.loginAccount({
-          accountId: valid.user.id,
-          loginTs: valid.claims.iat,
-          amr: rfc8176Amr(valid.claims.amr),
-          acr: acrOf(valid.claims.amr),
-        });
-      } else if (oidc.grant) {
-        return interactionPolicy.Check.NO_NEED_TO_PROMPT; // oidc-provider loaded account and grant
-      }
-      // What oidc-provider loads before the prompts for a session that already has its user (it does not
-      // when the user came with this request, or on the resume of an interaction that only consented).
-      const accountId = session.accountId!;
-      const account = await accountClaims(tenant.id, accountId);
-      if (!account) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
-      oidc.entity("Account", account);
-      const clientId = oidc.client.clientId;
-      let grant = await loadExistingGrant(tenant, ctx);
-      if (grant) {
-        session.ensureClientContainer(clientId);
-        session.grantIdFor(clientId, grant.jti);
-      } else {
-        grant = new oidc.provider.Grant({ accountId, clientId });
-      }
-      oidc.entity("Grant", grant);
-      return interactionPolicy.Check.NO_NEED_TO_PROMPT;
-    }),
+        const session = oidc.session;
+        if (!session) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
+        if (!session.accountId) {
+          const valid = await browserSession(tenant, ctx.headers.cookie);
+          if (!valid) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
+          session.loginAccount({
+            accountId: valid.user.id,
+            loginTs: valid.claims.iat,
+            amr: rfc8176Amr(valid.claims.amr),
+            acr: acrOf(valid.claims.amr),
+          });
+        } else if (oidc.grant) {
+          return interactionPolicy.Check.NO_NEED_TO_PROMPT; // oidc-provider loaded account and grant
+        }
+        // What oidc-provider loads before the prompts for a session that already has its user (it does not
+        // when the user came with this request, or on the resume of an interaction that only consented).
+        const accountId = session.accountId!;
+        const account = await accountClaims(tenant.id, accountId);
+        if (!account) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
+        oidc.entity("Account", account);
+        const clientId = oidc.client.clientId;
+        let grant = await loadExistingGrant(tenant, ctx);
+        if (grant) {
+          session.ensureClientContainer(clientId);
+          session.grantIdFor(clientId, grant.jti);
+        } else {
+          grant = new oidc.provider.Grant({ accountId, clientId });
+        }
+        oidc.entity("Grant", grant);
+        return interactionPolicy.Check.NO_NEED_TO_PROMPT;
+      },
+    ),
   );
 }
 
@@ -152,7 +156,11 @@ async function configuration(tenant: Tenant) {
     jwks: { keys },
     cookies: {
       keys: [cookieKey],
-      names: { session: "sesame_op_session", interaction: "sesame_op_interaction", resume: "sesame_op_resume" },
+      names: {
+        session: "sesame_op_session",
+        interaction: "sesame_op_interaction",
+        resume: "sesame_op_resume",
+      },
       long: { httpOnly: true, sameSite: "lax", path: cookiePath, signed: true },
       short: { httpOnly: true, sameSite: "lax", path: cookiePath, signed: true },
     },
@@ -193,7 +201,11 @@ async function configuration(tenant: Tenant) {
       clientCredentials: { enabled: true },
       introspection: {
         enabled: true,
-        allowedPolicy: (ctx: KoaContextWithOIDC, client: { clientId: string }, token: { clientId?: string }) =>
+        allowedPolicy: (
+          ctx: KoaContextWithOIDC,
+          client: { clientId: string },
+          token: { clientId?: string },
+        ) =>
           // A client learns only about its own tokens.
           token.clientId === client.clientId,
       },
@@ -313,7 +325,10 @@ function postLogoutSuccessSource(ctx: { body: string }) {
 }
 
 /** An error the browser sees (no redirect URI to return to): its code and description, escaped. */
-function renderError(ctx: { type: string; body: string }, out: { error: string; error_description?: string }) {
+function renderError(
+  ctx: { type: string; body: string },
+  out: { error: string; error_description?: string },
+) {
   ctx.type = "html";
   ctx.body = html(
     "Sign-in error",
@@ -339,15 +354,19 @@ export function providerFor(tenant: Tenant): Promise<Provider> {
     const provider = new Provider(issuer, config as never);
     provider.proxy = false;
     // Client secrets are stored as their SHA-256: compare the presented secret's hash.
-    (provider.Client.prototype as unknown as { compareClientSecret(actual: string): boolean }).compareClientSecret =
-      function (this: { clientSecret?: string }, actual: string) {
-        return clientSecretMatches(this.clientSecret, actual);
-      };
+    (
+      provider.Client.prototype as unknown as { compareClientSecret(actual: string): boolean }
+    ).compareClientSecret = function (this: { clientSecret?: string }, actual: string) {
+      return clientSecretMatches(this.clientSecret, actual);
+    };
     provider.on("server_error", (_ctx: unknown, error: Error) =>
       getLogger().error({ err: error, tenantId: tenant.id }, "OpenID Provider error"),
     );
     provider.on("grant.error", (_ctx: unknown, error: Error & { error_detail?: string }) =>
-      getLogger().debug({ tenantId: tenant.id, detail: error.error_detail }, `OpenID Provider: ${error.message}`),
+      getLogger().debug(
+        { tenantId: tenant.id, detail: error.error_detail },
+        `OpenID Provider: ${error.message}`,
+      ),
     );
     // Every ID token names its session (`sid`), not only for clients with back-channel logout.
     (provider.Client.prototype as unknown as { includeSid(): boolean }).includeSid = () => true;

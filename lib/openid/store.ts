@@ -34,7 +34,11 @@ export async function upsertModel(tenantId: string, kind: string, id: string, va
 }
 
 /** A model that has not expired. */
-export async function findModel(tenantId: string, kind: string, id: string): Promise<OpenidModelRow | undefined> {
+export async function findModel(
+  tenantId: string,
+  kind: string,
+  id: string,
+): Promise<OpenidModelRow | undefined> {
   const db = await executor();
   const [row] = await db
     .select()
@@ -51,7 +55,12 @@ export async function findModelByUid(tenantId: string, kind: string, uid: string
     .select()
     .from(openidModels)
     .where(
-      and(eq(openidModels.tenantId, tenantId), eq(openidModels.kind, kind), eq(openidModels.uid, uid), live()),
+      and(
+        eq(openidModels.tenantId, tenantId),
+        eq(openidModels.kind, kind),
+        eq(openidModels.uid, uid),
+        live(),
+      ),
     )
     .orderBy(asc(openidModels.createdAt))
     .limit(1);
@@ -130,7 +139,10 @@ export async function insertClient(
   firstParty: boolean,
 ): Promise<OauthClientRow> {
   const db = await executor();
-  const [row] = await db.insert(oauthClients).values({ tenantId, clientId, metadata, firstParty }).returning();
+  const [row] = await db
+    .insert(oauthClients)
+    .values({ tenantId, clientId, metadata, firstParty })
+    .returning();
   return row!;
 }
 

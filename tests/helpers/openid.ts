@@ -8,7 +8,10 @@ import { createPublicTenant, createUserWithEmail, sessionFor, TEST_CONTEXT } fro
 
 export const ORIGIN = "http://localhost:3000";
 
-type Handler = (req: Request, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
+type Handler = (
+  req: Request,
+  context: { params: Promise<Record<string, string | string[]>> },
+) => Promise<Response>;
 
 /**
  * Sends a request to the OpenID Provider's route handlers as Next.js would route it (the discovery
@@ -67,7 +70,8 @@ export class Browser {
       const eq = pair!.indexOf("=");
       const name = pair!.slice(0, eq).trim();
       const value = pair!.slice(eq + 1).trim();
-      if (value === "" || /expires=Thu, 01 Jan 1970/i.test(line) || /max-age=0/i.test(line)) this.cookies.delete(name);
+      if (value === "" || /expires=Thu, 01 Jan 1970/i.test(line) || /max-age=0/i.test(line))
+        this.cookies.delete(name);
       else this.cookies.set(name, value);
     }
     return response;
@@ -105,7 +109,10 @@ export function discover(
     clientId,
     metadata,
     secret ? client.ClientSecretBasic(secret) : client.None(),
-    { [client.customFetch]: routeFetch as unknown as client.CustomFetch, execute: [client.allowInsecureRequests] },
+    {
+      [client.customFetch]: routeFetch as unknown as client.CustomFetch,
+      execute: [client.allowInsecureRequests],
+    },
   );
 }
 
@@ -114,7 +121,13 @@ export const REDIRECT = "http://localhost:4000/callback";
 export type Setup = Awaited<ReturnType<typeof setUp>>;
 
 export async function setUp(
-  options: { firstParty?: boolean; public?: boolean; offline?: boolean; tenant?: Tenant; signedIn?: boolean } = {},
+  options: {
+    firstParty?: boolean;
+    public?: boolean;
+    offline?: boolean;
+    tenant?: Tenant;
+    signedIn?: boolean;
+  } = {},
 ) {
   const tenant = options.tenant ?? (await createPublicTenant());
   const email = `ada-${crypto.randomUUID()}@example.com`;
@@ -140,10 +153,7 @@ export async function setUp(
 }
 
 /** Starts an authorization as the RP would and follows the browser to the redirect URI. */
-export async function authorize(
-  setup: Setup,
-  params: Record<string, string> = {},
-) {
+export async function authorize(setup: Setup, params: Record<string, string> = {}) {
   const verifier = client.randomPKCECodeVerifier();
   const state = client.randomState();
   const nonce = client.randomNonce();
@@ -159,7 +169,6 @@ export async function authorize(
   const { response, url: landed } = await setup.browser.follow(url.href);
   return { response, landed, verifier, state, nonce };
 }
-
 
 /** The stored row of a client (what the database holds: the secret's hash). */
 export async function findClientRowForTest(tenantId: string, clientId: string) {

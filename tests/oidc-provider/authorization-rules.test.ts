@@ -34,11 +34,17 @@ describe("OpenID Provider: authorization request rules", () => {
 
   it("requires PKCE S256 from public clients and refuses plain", async () => {
     const setup = await setUp({ public: true });
-    const missing = await landAt(setup, await authUrl(setup, { code_challenge: undefined, code_challenge_method: undefined }));
+    const missing = await landAt(
+      setup,
+      await authUrl(setup, { code_challenge: undefined, code_challenge_method: undefined }),
+    );
     expect(missing.landed.startsWith(REDIRECT)).toBe(true);
     expect(missing.query.get("error")).toBe("invalid_request");
     expect(missing.query.get("iss")).toBe(issuerOf(setup.tenant));
-    const plain = await landAt(setup, await authUrl(setup, { code_challenge: "a".repeat(43), code_challenge_method: "plain" }));
+    const plain = await landAt(
+      setup,
+      await authUrl(setup, { code_challenge: "a".repeat(43), code_challenge_method: "plain" }),
+    );
     expect(plain.query.get("error")).toBe("invalid_request");
     expect(plain.query.get("code")).toBeNull();
   });
@@ -91,7 +97,9 @@ describe("OpenID Provider: authorization request rules", () => {
       createOAuthClient(setup.tenant.id, { redirect_uris: ["http://app.example/cb"] }, TEST_CONTEXT),
     ).rejects.toMatchObject({ code: "VALIDATION_FAILED" });
     for (const uri of ["http://127.0.0.1:9000/cb", "http://[::1]/cb", "https://app.example/cb"]) {
-      await expect(createOAuthClient(setup.tenant.id, { redirect_uris: [uri] }, TEST_CONTEXT)).resolves.toBeDefined();
+      await expect(
+        createOAuthClient(setup.tenant.id, { redirect_uris: [uri] }, TEST_CONTEXT),
+      ).resolves.toBeDefined();
     }
   });
 
@@ -125,7 +133,9 @@ describe("OpenID Provider: authorization request rules", () => {
     const login = new URL(landed);
     expect(login.pathname).toBe(`/t/${setup.tenant.id}/hosted/login`);
     expect(login.searchParams.get("login_hint")).toBe("ada@example.com");
-    expect(login.searchParams.get("redirect_to")).toMatch(new RegExp(`^/t/${setup.tenant.id}/oauth/interaction/`));
+    expect(login.searchParams.get("redirect_to")).toMatch(
+      new RegExp(`^/t/${setup.tenant.id}/oauth/interaction/`),
+    );
   });
 
   it("answers prompt=none without a session with login_required", async () => {

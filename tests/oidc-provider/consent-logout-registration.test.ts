@@ -127,7 +127,9 @@ describe("OpenID Provider: logout", () => {
     });
     expect(done.status).toBe(303);
     expect(done.headers.get("location")).toBe("http://localhost:4000/?state=bye");
-    expect(done.headers.getSetCookie().join("\n")).toContain(`${setup.tenant.platform.session.cookie.name}=;`);
+    expect(done.headers.getSetCookie().join("\n")).toContain(
+      `${setup.tenant.platform.session.cookie.name}=;`,
+    );
     expect(setup.browser.cookies.has(setup.tenant.platform.session.cookie.name)).toBe(false);
     expect(await auditTypes(setup.tenant.id)).toContain("user.logged_out");
     // Signed out everywhere: prompt=none now answers login_required.
@@ -191,6 +193,8 @@ describe("OpenID Provider: dynamic client registration (RFC 7591)", () => {
     expect(JSON.stringify(stored)).not.toContain(body.client_secret);
     // The secret works at the token endpoint.
     const { findClientRowForTest } = await import("../helpers/openid");
-    expect((await findClientRowForTest(tenant.id, body.client_id))?.metadata.client_secret).toMatch(/^sha256:/);
+    expect((await findClientRowForTest(tenant.id, body.client_id))?.metadata.client_secret).toMatch(
+      /^sha256:/,
+    );
   });
 });

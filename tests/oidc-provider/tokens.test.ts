@@ -8,7 +8,10 @@ import { TEST_CONTEXT } from "../helpers/public-api";
 
 /** OpenID Connect Core §11: `offline_access` counts only with `prompt=consent`. */
 async function login(setup: Setup, scope = "openid email profile") {
-  const started = await authorize(setup, { scope, ...(scope.includes("offline_access") ? { prompt: "consent" } : {}) });
+  const started = await authorize(setup, {
+    scope,
+    ...(scope.includes("offline_access") ? { prompt: "consent" } : {}),
+  });
   return client.authorizationCodeGrant(setup.config, new URL(started.landed), {
     pkceCodeVerifier: started.verifier,
     expectedState: started.state,
@@ -39,7 +42,9 @@ describe("OpenID Provider: token endpoint and tokens", () => {
       expectedState: started.state,
       expectedNonce: started.nonce,
     });
-    await expect(client.fetchUserInfo(setup.config, tokens.access_token, setup.user.id)).resolves.toBeDefined();
+    await expect(
+      client.fetchUserInfo(setup.config, tokens.access_token, setup.user.id),
+    ).resolves.toBeDefined();
     const code = new URL(started.landed).searchParams.get("code")!;
     const again = await post(setup, "token", {
       grant_type: "authorization_code",
@@ -49,7 +54,9 @@ describe("OpenID Provider: token endpoint and tokens", () => {
     });
     expect(again.status).toBe(400);
     expect(await again.json()).toMatchObject({ error: "invalid_grant" });
-    await expect(client.fetchUserInfo(setup.config, tokens.access_token, setup.user.id)).rejects.toBeDefined();
+    await expect(
+      client.fetchUserInfo(setup.config, tokens.access_token, setup.user.id),
+    ).rejects.toBeDefined();
   });
 
   it("binds a code to its client and redirect URI (code injection)", async () => {
@@ -113,7 +120,9 @@ describe("OpenID Provider: token endpoint and tokens", () => {
     await expect(client.refreshTokenGrant(setup.config, rotated.refresh_token!)).rejects.toMatchObject({
       error: "invalid_grant",
     });
-    await expect(client.fetchUserInfo(setup.config, rotated.access_token, setup.user.id)).rejects.toBeDefined();
+    await expect(
+      client.fetchUserInfo(setup.config, rotated.access_token, setup.user.id),
+    ).rejects.toBeDefined();
   });
 
   it("client_credentials: machine-to-machine access tokens for confidential clients, no ID token", async () => {
@@ -129,32 +138,53 @@ describe("OpenID Provider: token endpoint and tokens", () => {
     expect(tokens.id_token).toBeUndefined();
     // RFC 9068: a JWT for the resource, verifiable offline with the tenant's JWKS.
     expect(decodeProtectedHeader(tokens.access_token)).toMatchObject({ typ: "at+jwt" });
-    const { payload } = await jwtVerify(tokens.access_token, createLocalJWKSet(await getJwks(setup.tenant.id)), {
-      issuer: issuerOf(setup.tenant),
-      audience: "https://api.example.com",
-      typ: "at+jwt",
-    });
+    const { payload } = await jwtVerify(
+      tokens.access_token,
+      createLocalJWKSet(await getJwks(setup.tenant.id)),
+      {
+        issuer: issuerOf(setup.tenant),
+        audience: "https://api.example.com",
+        typ: "at+jwt",
+      },
+    );
     expect(payload).toMatchObject({ client_id: setup.rp.clientId, sub: setup.rp.clientId });
     // A resource the client does not have is refused.
-    await expect(client.clientCredentialsGrant(config, { resource: "https://other.example.com" })).rejects.toMatchObject({
+    await expect(
+      client.clientCredentialsGrant(config, { resource: "https://other.example.com" }),
+    ).rejects.toMatchObject({
       error: "invalid_target",
     });
     // A public client has no client_credentials.
     const pub = await setUp({ public: true });
-    const response = await post(pub, "token", { grant_type: "client_credentials", client_id: pub.rp.clientId }, "");
+    const response = await post(
+      pub,
+      "token",
+      { grant_type: "client_credentials", client_id: pub.rp.clientId },
+      "",
+    );
     expect(response.status).toBeGreaterThanOrEqual(400);
   });
 
   it("issues RFC 9068 access tokens for a resource in the code flow", async () => {
     const setup = await setUp();
-    await updateOAuthClient(setup.tenant.id, setup.rp.clientId, { resources: ["https://api.example.com"] }, TEST_CONTEXT);
+    await updateOAuthClient(
+      setup.tenant.id,
+      setup.rp.clientId,
+      { resources: ["https://api.example.com"] },
+      TEST_CONTEXT,
+    );
     const config = await discover(setup.tenant, setup.rp.clientId, setup.secret);
     const started = await authorize({ ...setup, config }, { resource: "https://api.example.com" });
-    const tokens = await client.authorizationCodeGrant(config, new URL(started.landed), {
-      pkceCodeVerifier: started.verifier,
-      expectedState: started.state,
-      expectedNonce: started.nonce,
-    }, { resource: "https://api.example.com" });
+    const tokens = await client.authorizationCodeGrant(
+      config,
+      new URL(started.landed),
+      {
+        pkceCodeVerifier: started.verifier,
+        expectedState: started.state,
+        expectedNonce: started.nonce,
+      },
+      { resource: "https://api.example.com" },
+    );
     const { payload, protectedHeader } = await jwtVerify(
       tokens.access_token,
       createLocalJWKSet(await getJwks(setup.tenant.id)),
@@ -172,7 +202,9 @@ describe("OpenID Provider: token endpoint and tokens", () => {
 
     // Another client of the tenant learns nothing about it; a client of another tenant neither.
     const other = await setUp({ tenant: setup.tenant });
-    expect(await client.tokenIntrospection(other.config, tokens.access_token)).toMatchObject({ active: false });
+    expect(await client.tokenIntrospection(other.config, tokens.access_token)).toMatchObject({
+      active: false,
+    });
     const stranger = await setUp();
     const elsewhere = await post(stranger, "introspect", { token: tokens.access_token });
     expect(await elsewhere.json()).toEqual({ active: false });
@@ -186,7 +218,9 @@ describe("OpenID Provider: token endpoint and tokens", () => {
       error: "invalid_grant",
     });
     await client.tokenRevocation(setup.config, tokens.access_token);
-    expect(await client.tokenIntrospection(setup.config, tokens.access_token)).toMatchObject({ active: false });
+    expect(await client.tokenIntrospection(setup.config, tokens.access_token)).toMatchObject({
+      active: false,
+    });
     const unauthenticated = await post(setup, "introspect", { token: tokens.access_token }, "");
     expect(unauthenticated.status).toBe(400);
   });

@@ -32,8 +32,12 @@ export const openidModels = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.kind, t.id] }),
-    index("openid_models_grant").on(t.tenantId, t.grantId).where(sql`${t.grantId} is not null`),
-    index("openid_models_uid").on(t.tenantId, t.kind, t.uid).where(sql`${t.uid} is not null`),
+    index("openid_models_grant")
+      .on(t.tenantId, t.grantId)
+      .where(sql`${t.grantId} is not null`),
+    index("openid_models_uid")
+      .on(t.tenantId, t.kind, t.uid)
+      .where(sql`${t.uid} is not null`),
     index("openid_models_expires").on(t.expiresAt),
   ],
 );

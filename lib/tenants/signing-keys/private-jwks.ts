@@ -14,7 +14,9 @@ export async function privateSigningJwks(tenantId: string): Promise<JWK[]> {
   return rows.map(
     (row) =>
       ({
-        ...JSON.parse(unseal(row.privateKeyEncrypted, SIGNING_KEY_PURPOSE, signingKeyContext(row.tenantId, row.id))),
+        ...JSON.parse(
+          unseal(row.privateKeyEncrypted, SIGNING_KEY_PURPOSE, signingKeyContext(row.tenantId, row.id)),
+        ),
         kid: row.id,
         alg: row.algorithm,
         use: "sig",
