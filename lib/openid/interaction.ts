@@ -4,6 +4,7 @@ import { getConfig } from "@/lib/config";
 import type { Tenant } from "@/lib/tenants";
 import { acrOf, rfc8176Amr } from "./account";
 import { bridge } from "./node-bridge";
+import { escapeHtml, pageHtml } from "./pages";
 import { browserSession, interactionPath, providerFor } from "./provider";
 import { sha256Hex } from "@/lib/crypto";
 import { findClientRow, findConsent, findModel, upsertConsent } from "./store";
@@ -32,29 +33,17 @@ const redirect = (location: string, headers?: Headers) => {
 };
 
 const page = (status: number, title: string, body: string) =>
-  new Response(
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="referrer" content="no-referrer">` +
-      `<meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title>` +
-      `<style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:4rem auto;padding:0 1rem}` +
-      `button{font:inherit;padding:.5rem 1rem;margin-right:.5rem}</style></head><body>${body}</body></html>`,
-    {
-      status,
-      headers: {
-        "content-type": "text/html; charset=utf-8",
-        "cache-control": "no-store",
-        "referrer-policy": "no-referrer",
-        "x-frame-options": "DENY",
-        "content-security-policy":
-          "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
-      },
+  new Response(pageHtml(title, body), {
+    status,
+    headers: {
+      "content-type": "text/html; charset=utf-8",
+      "cache-control": "no-store",
+      "referrer-policy": "no-referrer",
+      "x-frame-options": "DENY",
+      "content-security-policy":
+        "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
     },
-  );
-
-const escapeHtml = (value: unknown) =>
-  String(value).replace(
-    /[&<>"']/g,
-    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!,
-  );
+  });
 
 /** The interaction the browser's cookie names, when it is `uid`; the bridge to answer it with. */
 async function interactionOf(tenant: Tenant, request: Request, uid: string) {

@@ -6,6 +6,7 @@ import { checkSessionToken, issuerOf } from "@/lib/sessions";
 import { privateSigningJwks, type Tenant } from "@/lib/tenants";
 import { ACR, accountClaims, acrOf, rfc8176Amr } from "./account";
 import { DatabaseAdapter } from "./adapter";
+import { escapeHtml, pageHtml } from "./pages";
 import { clientSecretMatches } from "./client-rules";
 import { findClientRow, findConsent } from "./store";
 
@@ -298,21 +299,9 @@ async function loadExistingGrant(tenant: Tenant, ctx: KoaContextWithOIDC) {
   return grant;
 }
 
-const html = (title: string, body: string) =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="referrer" content="no-referrer">` +
-  `<meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title>` +
-  `<style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:4rem auto;padding:0 1rem}` +
-  `button{font:inherit;padding:.5rem 1rem;margin-right:.5rem}</style></head><body>${body}</body></html>`;
-
-const escapeHtml = (value: unknown) =>
-  String(value).replace(
-    /[&<>"']/g,
-    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!,
-  );
-
 /** The sign-out confirmation of RP-initiated logout: oidc-provider's form, Sesame's words. */
 function logoutSource(ctx: { body: string }, form: string) {
-  ctx.body = html(
+  ctx.body = pageHtml(
     "Sign out",
     `${form}<h1>Sign out?</h1><p>Do you want to sign out of your account?</p>` +
       `<button autofocus type="submit" form="op.logoutForm" value="yes" name="logout">Sign out</button>` +
@@ -321,7 +310,7 @@ function logoutSource(ctx: { body: string }, form: string) {
 }
 
 function postLogoutSuccessSource(ctx: { body: string }) {
-  ctx.body = html("Signed out", "<h1>Signed out</h1><p>You have been signed out.</p>");
+  ctx.body = pageHtml("Signed out", "<h1>Signed out</h1><p>You have been signed out.</p>");
 }
 
 /** An error the browser sees (no redirect URI to return to): its code and description, escaped. */
@@ -330,7 +319,7 @@ function renderError(
   out: { error: string; error_description?: string },
 ) {
   ctx.type = "html";
-  ctx.body = html(
+  ctx.body = pageHtml(
     "Sign-in error",
     `<h1>Sign-in error</h1><p><code>${escapeHtml(out.error)}</code></p>` +
       (out.error_description ? `<p>${escapeHtml(out.error_description)}</p>` : ""),

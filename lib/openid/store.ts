@@ -19,6 +19,9 @@ export interface ModelValues {
   expiresAt?: Date | null;
 }
 
+const modelOf = (tenantId: string, kind: string, id: string) =>
+  and(eq(openidModels.tenantId, tenantId), eq(openidModels.kind, kind), eq(openidModels.id, id));
+
 const live = () => or(isNull(openidModels.expiresAt), gt(openidModels.expiresAt, sql`now()`));
 
 export async function upsertModel(tenantId: string, kind: string, id: string, values: ModelValues) {
@@ -43,9 +46,7 @@ export async function findModel(
   const [row] = await db
     .select()
     .from(openidModels)
-    .where(
-      and(eq(openidModels.tenantId, tenantId), eq(openidModels.kind, kind), eq(openidModels.id, id), live()),
-    );
+    .where(and(modelOf(tenantId, kind, id), live()));
   return row;
 }
 
@@ -73,23 +74,14 @@ export async function consumeModel(tenantId: string, kind: string, id: string): 
   const rows = await db
     .update(openidModels)
     .set({ consumedAt: sql`now()` })
-    .where(
-      and(
-        eq(openidModels.tenantId, tenantId),
-        eq(openidModels.kind, kind),
-        eq(openidModels.id, id),
-        isNull(openidModels.consumedAt),
-      ),
-    )
+    .where(and(modelOf(tenantId, kind, id), isNull(openidModels.consumedAt)))
     .returning({ id: openidModels.id });
   return rows.length === 1;
 }
 
 export async function deleteModel(tenantId: string, kind: string, id: string): Promise<void> {
   const db = await executor();
-  await db
-    .delete(openidModels)
-    .where(and(eq(openidModels.tenantId, tenantId), eq(openidModels.kind, kind), eq(openidModels.id, id)));
+  await db.delete(openidModels).where(modelOf(tenantId, kind, id));
 }
 
 /** Every model of the grant (codes, access and refresh tokens): a reuse revokes the family. */
@@ -209,6 +201,13 @@ export async function deleteClientRow(tenantId: string, clientId: string): Promi
 
 // ── consents ────────────────────────────────────────────────────────────────────────────────────────
 
+const consentOf = (tenantId: string, userId: string, clientId: string) =>
+  and(
+    eq(oauthConsents.tenantId, tenantId),
+    eq(oauthConsents.userId, userId),
+    eq(oauthConsents.clientId, clientId),
+  );
+
 export async function findConsent(
   tenantId: string,
   userId: string,
@@ -218,13 +217,7 @@ export async function findConsent(
   const [row] = await db
     .select()
     .from(oauthConsents)
-    .where(
-      and(
-        eq(oauthConsents.tenantId, tenantId),
-        eq(oauthConsents.userId, userId),
-        eq(oauthConsents.clientId, clientId),
-      ),
-    );
+    .where(consentOf(tenantId, userId, clientId));
   return row;
 }
 
@@ -252,13 +245,7 @@ export async function deleteConsent(tenantId: string, userId: string, clientId: 
   const db = await executor();
   const rows = await db
     .delete(oauthConsents)
-    .where(
-      and(
-        eq(oauthConsents.tenantId, tenantId),
-        eq(oauthConsents.userId, userId),
-        eq(oauthConsents.clientId, clientId),
-      ),
-    )
+    .where(consentOf(tenantId, userId, clientId))
     .returning({ id: oauthConsents.clientId });
   return rows.length === 1;
 }

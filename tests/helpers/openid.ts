@@ -170,15 +170,12 @@ export async function authorize(setup: Setup, params: Record<string, string> = {
   return { response, landed, verifier, state, nonce };
 }
 
-/** The stored row of a client (what the database holds: the secret's hash). */
-export async function findClientRowForTest(tenantId: string, clientId: string) {
-  const { executor } = await import("@/lib/db");
-  const { oauthClients } = await import("@/lib/db/schema");
-  const { and, eq } = await import("drizzle-orm");
-  const db = await executor();
-  const [row] = await db
-    .select()
-    .from(oauthClients)
-    .where(and(eq(oauthClients.tenantId, tenantId), eq(oauthClients.clientId, clientId)));
-  return row;
+/** A whole sign-in: the authorization in the browser, then the code redeemed as the RP does. */
+export async function signIn(setup: Setup, params: Record<string, string> = {}) {
+  const started = await authorize(setup, params);
+  return client.authorizationCodeGrant(setup.config, new URL(started.landed), {
+    pkceCodeVerifier: started.verifier,
+    expectedState: started.state,
+    expectedNonce: started.nonce,
+  });
 }

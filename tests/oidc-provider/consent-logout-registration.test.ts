@@ -1,8 +1,12 @@
 import * as client from "openid-client";
 import { beforeAll, describe, expect, it } from "vitest";
 import { listAuditEvents } from "@/lib/audit";
+import { getOAuthClient } from "@/lib/openid";
 import { createTestTenant } from "../helpers/tenants";
-import { authorize, Browser, issuerOf, REDIRECT, setUp, type Setup } from "../helpers/openid";
+import { sql } from "drizzle-orm";
+import { sha256Hex } from "@/lib/crypto";
+import { executor, rowsOf } from "@/lib/db";
+import { authorize, Browser, issuerOf, REDIRECT, setUp, signIn, type Setup } from "../helpers/openid";
 import { createUserWithEmail, sessionFor } from "../helpers/public-api";
 
 async function auditTypes(tenantId: string) {
@@ -104,12 +108,7 @@ describe("OpenID Provider: consent", () => {
 describe("OpenID Provider: logout", () => {
   it("RP-initiated logout ends the Sesame session and returns to the registered URI with state", async () => {
     const setup = await setUp();
-    const started = await authorize(setup);
-    const tokens = await client.authorizationCodeGrant(setup.config, new URL(started.landed), {
-      pkceCodeVerifier: started.verifier,
-      expectedState: started.state,
-      expectedNonce: started.nonce,
-    });
+    const tokens = await signIn(setup);
     const logoutUrl = client.buildEndSessionUrl(setup.config, {
       id_token_hint: tokens.id_token!,
       post_logout_redirect_uri: "http://localhost:4000/",
@@ -139,12 +138,7 @@ describe("OpenID Provider: logout", () => {
 
   it("refuses an unregistered post_logout_redirect_uri", async () => {
     const setup = await setUp();
-    const started = await authorize(setup);
-    const tokens = await client.authorizationCodeGrant(setup.config, new URL(started.landed), {
-      pkceCodeVerifier: started.verifier,
-      expectedState: started.state,
-      expectedNonce: started.nonce,
-    });
+    const tokens = await signIn(setup);
     const url = client.buildEndSessionUrl(setup.config, {
       id_token_hint: tokens.id_token!,
       post_logout_redirect_uri: "https://evil.example/",
@@ -188,13 +182,14 @@ describe("OpenID Provider: dynamic client registration (RFC 7591)", () => {
     const body = await created.json();
     expect(body).toMatchObject({ client_name: "Registered", redirect_uris: ["https://app.example.com/cb"] });
     expect(body.client_secret).toMatch(/.{32,}/);
-    const { getOAuthClient } = await import("@/lib/openid");
     const stored = await getOAuthClient(tenant.id, body.client_id);
     expect(JSON.stringify(stored)).not.toContain(body.client_secret);
-    // The secret works at the token endpoint.
-    const { findClientRowForTest } = await import("../helpers/openid");
-    expect((await findClientRowForTest(tenant.id, body.client_id))?.metadata.client_secret).toMatch(
-      /^sha256:/,
+    const db = await executor();
+    const [row] = rowsOf<{ secret: string }>(
+      await db.execute(
+        sql`select metadata->>'client_secret' as secret from oauth_clients where client_id = ${body.client_id}`,
+      ),
     );
+    expect(row!.secret).toBe(`sha256:${sha256Hex(body.client_secret)}`);
   });
 });

@@ -3,20 +3,12 @@ import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createOAuthClient, updateOAuthClient } from "@/lib/openid";
 import { getJwks } from "@/lib/tenants";
-import { authorize, discover, issuerOf, REDIRECT, setUp, type Setup } from "../helpers/openid";
+import { authorize, discover, issuerOf, REDIRECT, setUp, signIn, type Setup } from "../helpers/openid";
 import { TEST_CONTEXT } from "../helpers/public-api";
 
 /** OpenID Connect Core §11: `offline_access` counts only with `prompt=consent`. */
-async function login(setup: Setup, scope = "openid email profile") {
-  const started = await authorize(setup, {
-    scope,
-    ...(scope.includes("offline_access") ? { prompt: "consent" } : {}),
-  });
-  return client.authorizationCodeGrant(setup.config, new URL(started.landed), {
-    pkceCodeVerifier: started.verifier,
-    expectedState: started.state,
-    expectedNonce: started.nonce,
-  });
+function login(setup: Setup, scope = "openid email profile") {
+  return signIn(setup, { scope, ...(scope.includes("offline_access") ? { prompt: "consent" } : {}) });
 }
 
 function basic(setup: Setup) {
