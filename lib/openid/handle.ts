@@ -2,6 +2,7 @@ import type { AuditContext } from "@/lib/audit";
 import { getConfig } from "@/lib/config";
 import { endSession } from "@/lib/sessions";
 import type { Tenant } from "@/lib/tenants";
+import { pendingAudit } from "./audit";
 import { bridge } from "./node-bridge";
 import { browserSession, OPENID_ROUTES, providerFor } from "./provider";
 
@@ -48,6 +49,7 @@ export async function answerOpenid(
   });
   provider.callback()(req, res);
   const answer = await response;
+  await pendingAudit(req);
   // Pages carrying codes or tokens (form_post, errors) never leak their URL to another site (RFC 9700 §4.2.4).
   answer.headers.set("referrer-policy", "no-referrer");
   let endedSession = false;

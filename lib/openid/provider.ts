@@ -6,6 +6,7 @@ import { checkSessionToken, issuerOf } from "@/lib/sessions";
 import { privateSigningJwks, type Tenant } from "@/lib/tenants";
 import { ACR, accountClaims, acrOf, rfc8176Amr } from "./account";
 import { DatabaseAdapter } from "./adapter";
+import { auditProviderEvents } from "./audit";
 import { escapeHtml, pageHtml } from "./pages";
 import { clientSecretMatches } from "./client-rules";
 import { findClientRow, findConsent } from "./store";
@@ -351,12 +352,7 @@ export function providerFor(tenant: Tenant): Promise<Provider> {
     provider.on("server_error", (_ctx: unknown, error: Error) =>
       getLogger().error({ err: error, tenantId: tenant.id }, "OpenID Provider error"),
     );
-    provider.on("grant.error", (_ctx: unknown, error: Error & { error_detail?: string }) =>
-      getLogger().debug(
-        { tenantId: tenant.id, detail: error.error_detail },
-        `OpenID Provider: ${error.message}`,
-      ),
-    );
+    auditProviderEvents(provider, tenant.id);
     // Every ID token names its session (`sid`), not only for clients with back-channel logout.
     (provider.Client.prototype as unknown as { includeSid(): boolean }).includeSid = () => true;
     return provider;

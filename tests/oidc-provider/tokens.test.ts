@@ -1,6 +1,7 @@
 import * as client from "openid-client";
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
+import { listAuditEvents } from "@/lib/audit";
 import { createOAuthClient, updateOAuthClient } from "@/lib/openid";
 import { getJwks } from "@/lib/tenants";
 import { authorize, discover, issuerOf, REDIRECT, setUp, signIn, type Setup } from "../helpers/openid";
