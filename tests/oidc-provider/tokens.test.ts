@@ -50,6 +50,15 @@ describe("OpenID Provider: token endpoint and tokens", () => {
     await expect(
       client.fetchUserInfo(setup.config, tokens.access_token, setup.user.id),
     ).rejects.toBeDefined();
+    const events = (await listAuditEvents(setup.tenant.id, { limit: 50 })).items;
+    expect(events.find((event) => event.type === "oauth.token.issued")).toMatchObject({
+      actor: `oauth_client:${setup.rp.clientId}`,
+      details: { clientId: setup.rp.clientId, grantType: "authorization_code", userId: setup.user.id },
+    });
+    expect(events.find((event) => event.type === "oauth.token.refused")).toMatchObject({
+      details: { error: "invalid_grant", reason: "authorization code already consumed" },
+    });
+    expect(events.map((event) => event.type)).toContain("oauth.token.revoked");
   });
 
   it("binds a code to its client and redirect URI (code injection)", async () => {
