@@ -11,3 +11,4 @@ export {
   type OAuthClient,
   type OAuthClientInput,
 } from "./clients";
+export { sweepExpiredOpenidModels } from "./sweep";

@@ -116,7 +116,8 @@ export async function deleteExpiredModels(limit: number): Promise<number> {
   const rows = await db
     .delete(openidModels)
     .where(
-      sql`ctid in (select ctid from ${openidModels} where ${openidModels.expiresAt} < now() limit ${limit})`,
+      sql`ctid in (select ctid from ${openidModels} where ${openidModels.expiresAt} < now()
+        limit ${limit} for update skip locked)`,
     )
     .returning({ id: openidModels.id });
   return rows.length;
