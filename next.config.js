@@ -1,7 +1,8 @@
 /** @type {import('next').NextConfig} */
 const config = {
   // PGlite ships WASM and data files; keep it out of the server bundles.
-  serverExternalPackages: ["@electric-sql/pglite", "pino", "prom-client"],
+  // oidc-provider (a Koa application, lib/openid) is loaded as it ships, not bundled.
+  serverExternalPackages: ["@electric-sql/pglite", "pino", "prom-client", "oidc-provider"],
   // The spec's status page is `GET {tenant_url}/admin/` with a trailing slash; do not redirect it away.
   skipTrailingSlashRedirect: true,
   poweredByHeader: false,

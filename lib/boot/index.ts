@@ -5,6 +5,7 @@ import { getMasterSecret } from "@/lib/crypto";
 import { getDatabase } from "@/lib/db";
 import { getLogger } from "@/lib/log";
 import { consoleTenant, issueSetupLinkIfNeeded, sweepOperatorRecords } from "@/lib/operators";
+import { sweepExpiredOpenidModels } from "@/lib/openid";
 import { sweepExpiredSessions } from "@/lib/sessions";
 import { sweepWebhookHistory } from "@/lib/webhooks";
 import { metricsClosedWarning, registerWebhookQueueProbe, webhookDeliveries } from "@/lib/metrics";
@@ -76,6 +77,7 @@ const MINUTE = 60_000;
 /**
  * What every instance sweeps in the background (unref'd timers, errors logged, safe beside other
  * instances): audit events past the tenant's retention, expired sessions (with their webhook events),
+ * expired OpenID Provider models,
  * webhook deliveries that ended 30 days ago.
  */
 export function startHousekeeping(): void {
@@ -92,6 +94,13 @@ export function startHousekeeping(): void {
     intervalMs: 5 * MINUTE,
     jitterMs: MINUTE,
     run: () => sweepExpiredSessions(),
+  });
+  startBackgroundTask({
+    name: "expired OpenID Provider models",
+    firstDelayMs: 25_000,
+    intervalMs: 10 * MINUTE,
+    jitterMs: MINUTE,
+    run: () => sweepExpiredOpenidModels(),
   });
   startBackgroundTask({
     name: "console sessions and links",
