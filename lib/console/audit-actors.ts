@@ -1,6 +1,8 @@
 import "server-only";
 import type { AuditLogEntry } from "@/lib/audit";
+import type { OperatorRole } from "@/lib/db/schema";
 import { listOperators } from "@/lib/operators";
+import { redactForRole } from "./event-data";
 
 const OPERATOR_ACTOR = /^operator:([0-9a-f-]{36})$/i;
 
@@ -20,4 +22,13 @@ export async function nameOperators(entries: AuditLogEntry[]): Promise<AuditLogE
     const email = emails.get(id) ?? (typeof recorded === "string" ? recorded : null);
     return { ...entry, actorUserId: id, actorEmail: email };
   });
+}
+
+/** The audit CSV export as an operator of `role` reads it: operators named, private metadata per role. */
+export function auditExportView(role: OperatorRole) {
+  return async (entries: AuditLogEntry[]): Promise<AuditLogEntry[]> =>
+    (await nameOperators(entries)).map((entry) => ({
+      ...entry,
+      details: redactForRole(role, entry.details),
+    }));
 }

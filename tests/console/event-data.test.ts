@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import * as emailsRoute from "@/app/(admin-api)/t/[tenantId]/admin/users/[userId]/emails/route";
 import { exportAuditLogs, queryAuditLogs, recordAuditEvent } from "@/lib/audit";
 import { auditEntryView, deliveryBodyView, redactForRole } from "@/lib/console/event-data";
+import { auditExportView } from "@/lib/console/audit-actors";
 import type { OperatorRole } from "@/lib/db/schema";
 import { METADATA_KINDS, patchMetadata } from "@/lib/metadata";
 import { createWebhook, getDelivery, listDeliveries, sendTestEvent } from "@/lib/webhooks";
@@ -78,7 +79,7 @@ describe("security 3.3: console viewers never read private metadata in event dat
         await exportAuditLogs(
           fx.tenant.id,
           { types: ["test.metadata.copied"] },
-          { view: (item) => ({ ...item, details: redactForRole(role, item.details) }) },
+          { present: auditExportView(role) },
         ),
       );
       const shown = [JSON.stringify(body), drawer, csv].join("\n");

@@ -1,6 +1,5 @@
 import { exportAuditLogs } from "@/lib/audit";
-import { redactForRole } from "@/lib/console/event-data";
-import { nameOperators } from "@/lib/console/audit-actors";
+import { auditExportView } from "@/lib/console/audit-actors";
 import { auditConsoleAction, currentOperator } from "@/lib/console/guard";
 import { canSeeTenant } from "@/lib/operators";
 import { getTenant } from "@/lib/tenants";
@@ -46,11 +45,7 @@ export async function GET(request: Request, { params }: { params: Promise<{ tena
   let stream: ReadableStream<Uint8Array>;
   try {
     // Operators named, and the details as the operator's role may read them (viewers: no private metadata).
-    const role = session.operator.role;
-    stream = await exportAuditLogs(tenant.id, filter, {
-      present: async (entries) =>
-        (await nameOperators(entries)).map((entry) => ({ ...entry, details: redactForRole(role, entry.details) })),
-    });
+    stream = await exportAuditLogs(tenant.id, filter, { present: auditExportView(session.operator.role) });
   } catch (error) {
     const refused = filterErrorsOf(error);
     if (!refused) throw error;
