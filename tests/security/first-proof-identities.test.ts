@@ -25,6 +25,7 @@ import { TEST_CONTEXT, createPasscodeTenant, publicCall, useDevOutbox } from "..
 import { createTestIdp } from "../helpers/saml-idp";
 import { outboxCode } from "../helpers/smtp";
 import { REDIRECT_TO, browserCookie, callBack, signInThroughPeer } from "../helpers/thirdparty";
+import { bindingCookie } from "../helpers/token-binding";
 
 // Issue 25, point 1: a stranger's third-party identity must not survive the first proof of the address
 // it was set up on (tenants that do not require verification).
@@ -77,7 +78,11 @@ async function providerSignIn(tenant: Tenant, provider: string) {
   const { location } = await signInThroughPeer(tenant, provider);
   const token = location.searchParams.get("hanko_token");
   if (!token) return { error: location.searchParams.get("error") };
-  const res = await publicCall(tokenRoute.POST, tenant, "POST", "/token", { body: { value: token } });
+  // In the browser that started the sign-in (its binding cookie): the token is bound to it.
+  const res = await publicCall(tokenRoute.POST, tenant, "POST", "/token", {
+    body: { value: token },
+    headers: { cookie: bindingCookie() },
+  });
   expect(res.status, await res.clone().text()).toBe(200);
   return { userId: ((await res.json()) as { user_id: string }).user_id };
 }
@@ -238,13 +243,17 @@ describe("security 3.1: the first proof of an address removes third-party identi
         body: new URLSearchParams({ SAMLResponse, RelayState: "" }).toString(),
       });
       expect(res.status).toBe(302);
-      return new URL(res.headers.get("location")!);
+      return { location: new URL(res.headers.get("location")!), binding };
     };
 
     const first = await samlSignIn();
-    const token = first.searchParams.get("hanko_token");
-    expect(token, first.toString()).toBeTruthy();
-    const exchanged = await publicCall(tokenRoute.POST, tenant, "POST", "/token", { body: { value: token } });
+    const token = first.location.searchParams.get("hanko_token");
+    expect(token, first.location.toString()).toBeTruthy();
+    const exchanged = await publicCall(tokenRoute.POST, tenant, "POST", "/token", {
+      body: { value: token },
+      headers: { cookie: `sesame_saml=${first.binding}` },
+    });
+    expect(exchanged.status, await exchanged.clone().text()).toBe(200);
     const { user_id: userId } = (await exchanged.json()) as { user_id: string };
     expect(await identityRows(tenant, userId)).toHaveLength(1);
 
@@ -253,7 +262,7 @@ describe("security 3.1: the first proof of an address removes third-party identi
     expect(await removalDetails(tenant)).toEqual([
       expect.objectContaining({ identities: [expect.objectContaining({ kind: "saml" })] }),
     ]);
-    const again = await samlSignIn();
+    const { location: again } = await samlSignIn();
     expect(again.searchParams.get("hanko_token")).toBeNull();
     expect(again.searchParams.get("error")).toBe("unverified_email");
   });
