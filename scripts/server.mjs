@@ -142,21 +142,32 @@ let inFlight = 0;
 // Per socket: has it carried a request, is one in progress (for the idle sweep while draining).
 const SERVED = Symbol("served");
 const BUSY = Symbol("busy");
+const ACCEPTED = Symbol("accepted");
+/** A connection that has sent nothing for this long is a browser's preconnection (or a slow client). */
+const SILENT_MS = 1000;
 const sockets = new Set();
 for (const listener of [server, adminServer].filter(Boolean)) {
   listener.on("connection", (socket) => {
+    socket[ACCEPTED] = Date.now();
     sockets.add(socket);
     socket.once("close", () => sockets.delete(socket));
   });
 }
 
 /**
- * Ends the keep-alive connections that sit idle between requests. Not Node's closeIdleConnections():
- * it also ends a connection just accepted whose request has not been read yet, which its client sees
- * reset; such a connection is left to send its request (answered with `Connection: close`).
+ * Ends the keep-alive connections that sit idle between requests, and those that have sent nothing for
+ * SILENT_MS (a browser's preconnection, which it opens again elsewhere). Not Node's
+ * closeIdleConnections(): it also ends a connection just accepted whose request has not been read yet,
+ * which its client sees reset; such a connection is left to send its request (answered with
+ * `Connection: close`).
  */
 function closeIdleKeepAlive() {
-  for (const socket of sockets) if (socket[SERVED] && !socket[BUSY]) socket.destroy();
+  const now = Date.now();
+  for (const socket of sockets) {
+    if (socket[BUSY]) continue;
+    const silent = !socket[SERVED] && socket.bytesRead === 0 && now - socket[ACCEPTED] >= SILENT_MS;
+    if (socket[SERVED] || silent) socket.destroy();
+  }
 }
 
 /**
