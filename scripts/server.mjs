@@ -30,7 +30,7 @@
 import http from "node:http";
 import path from "node:path";
 import process from "node:process";
-import { clearInterval, clearTimeout, setInterval, setTimeout } from "node:timers";
+import { clearInterval, clearTimeout, setImmediate, setInterval, setTimeout } from "node:timers";
 import { fileURLToPath } from "node:url";
 import {
   DEFAULT_MAX_IN_FLIGHT,
@@ -139,18 +139,61 @@ const DRAINING = Symbol.for("sesame.draining");
 const SHUTDOWN = Symbol.for("sesame.shutdown");
 let closing = false;
 let inFlight = 0;
+// Per socket: has it carried a request, is one in progress (for the idle sweep while draining).
+const SERVED = Symbol("served");
+const BUSY = Symbol("busy");
+const ACCEPTED = Symbol("accepted");
+/** A connection that has sent nothing for this long is a browser's preconnection (or a slow client). */
+const SILENT_MS = 1000;
+const sockets = new Set();
+for (const listener of [server, adminServer].filter(Boolean)) {
+  listener.on("connection", (socket) => {
+    socket[ACCEPTED] = Date.now();
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
+  });
+}
+
+/**
+ * Ends the keep-alive connections that sit idle between requests, and those that have sent nothing for
+ * SILENT_MS (a browser's preconnection, which it opens again elsewhere). Not Node's
+ * closeIdleConnections(): it also ends a connection just accepted whose request has not been read yet,
+ * which its client sees reset; such a connection is left to send its request (answered with
+ * `Connection: close`).
+ */
+function closeIdleKeepAlive() {
+  const now = Date.now();
+  for (const socket of sockets) {
+    if (socket[BUSY]) continue;
+    const silent = !socket[SERVED] && socket.bytesRead === 0 && now - socket[ACCEPTED] >= SILENT_MS;
+    if (socket[SERVED] || silent) socket.destroy();
+  }
+}
+
+/**
+ * Resolves after the event loop has gone once more through its poll phase, which accepts every
+ * connection waiting in the listeners' accept queues: the kernel resets those still queued when a
+ * listener closes, and their clients believe they had connected.
+ */
+const acceptQueued = () => new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 
 /** @param {"public" | "admin"} listener */
 const serve = (listener) => async (req, res) => {
   if (inFlight >= maxInFlight && !isExempt(req.url)) {
     shed++;
+    req.socket[SERVED] = true;
     const answer = overloadAnswer(req.url, OVERLOAD_RETRY_AFTER_SECONDS);
     res.writeHead(answer.status, answer.headers);
     res.end(answer.body);
     return;
   }
   inFlight++;
-  res.once("close", () => inFlight--);
+  req.socket[SERVED] = true;
+  req.socket[BUSY] = true;
+  res.once("close", () => {
+    inFlight--;
+    req.socket[BUSY] = false;
+  });
   // While draining, every answer ends its connection: the client's next request opens a new one,
   // which reaches another instance.
   if (closing) res.setHeader("connection", "close");
@@ -198,18 +241,16 @@ async function shutdown() {
   closing = true;
   globalThis[DRAINING] = true;
   const listeners = [server, adminServer].filter(Boolean);
+  await acceptQueued();
   const finished = requestsFinished(listeners);
-  const sweep = setInterval(() => listeners.forEach((listener) => listener.closeIdleConnections()), 100);
+  const sweep = setInterval(closeIdleKeepAlive, 100);
   let cut = false;
   try {
     await ready.catch(() => {});
     const work = globalThis[SHUTDOWN]?.(finished);
     cut = await finished;
     clearInterval(sweep);
-    for (const listener of listeners) {
-      if (cut) listener.closeAllConnections();
-      else listener.closeIdleConnections();
-    }
+    if (cut) listeners.forEach((listener) => listener.closeAllConnections());
     await work;
     await app.close();
   } catch (error) {

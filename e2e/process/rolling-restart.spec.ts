@@ -86,6 +86,9 @@ function start(i: number): ServerProcess {
     SESAME_WEBHOOKS_ALLOW_PRIVATE: "true",
     // The webhook worker's hand-back is logged at info level.
     LOG_LEVEL: "info",
+    // Behind a balancer: each client has its own address (X-Forwarded-For), so the per-IP rate limit
+    // of logins started without an API key (60 a minute) applies per client, not to all of them at once.
+    SESAME_TRUSTED_PROXIES: "127.0.0.1/32",
   });
   instances[i] = server;
   return server;
@@ -143,8 +146,7 @@ test.afterAll(async () => {
   postgres?.destroy();
 });
 
-// Not green yet: connections reset and 500s around a restart (see docs/decisions.md, Reliability).
-test.fixme("a rolling restart with SIGTERM fails no ceremony and loses no write", async () => {
+test("a rolling restart with SIGTERM fails no ceremony and loses no write", async () => {
   test.setTimeout(180_000);
   const t = demo.tenantId;
   const bases = ports.map((port) => `http://127.0.0.1:${port}`);
@@ -159,8 +161,6 @@ test.fixme("a rolling restart with SIGTERM fails no ceremony and loses no write"
   expect(created.status, JSON.stringify(created.json)).toBe(201);
 
   const failures: string[] = [];
-  // Known gap (docs/decisions.md, Reliability): a few admin user creations are answered 503 during the
-  // restarts; each must be a clean 503, and nothing acknowledged is lost.
   const adminFailures: string[] = [];
   const registered: { userId: string; credentialId: string }[] = [];
   const usersCreated: { id: string; at: number }[] = [];
@@ -170,6 +170,7 @@ test.fixme("a rolling restart with SIGTERM fails no ceremony and loses no write"
   /** A passkey client: registers a new user's passkey, then logs in with it, over and over. */
   const passkeyClient = async (n: number) => {
     const authenticator = new WebAuthnSoftwareAuthenticator();
+    const client = { "x-forwarded-for": `198.51.100.${n + 1}` };
     for (let round = 0; !stop; round++) {
       const userId = `rolling-${n}-${round}`;
       try {
@@ -177,23 +178,23 @@ test.fixme("a rolling restart with SIGTERM fails no ceremony and loses no write"
           "POST",
           `/passkey/${t}/registration/initialize`,
           { user_id: userId, username: userId },
-          { apikey: demo.keys.passkey },
+          { ...client, apikey: demo.keys.passkey },
         );
         if (init.status !== 200)
           throw new Error(`registration/initialize ${init.status} ${JSON.stringify(init.json)}`);
         const credential = await authenticator.register(init.json.publicKey as never, { origin: publicBase });
-        const fin = await balancer.request("POST", `/passkey/${t}/registration/finalize`, credential);
+        const fin = await balancer.request("POST", `/passkey/${t}/registration/finalize`, credential, client);
         if (fin.status !== 200)
           throw new Error(`registration/finalize ${fin.status} ${JSON.stringify(fin.json)}`);
         registered.push({ userId, credentialId: credential.id });
-        const login = await balancer.request("POST", `/passkey/${t}/login/initialize`);
+        const login = await balancer.request("POST", `/passkey/${t}/login/initialize`, undefined, client);
         if (login.status !== 200)
           throw new Error(`login/initialize ${login.status} ${JSON.stringify(login.json)}`);
         const assertion = await authenticator.login(login.json.publicKey as never, {
           origin: publicBase,
           credentialId: credential.id,
         });
-        const done = await balancer.request("POST", `/passkey/${t}/login/finalize`, assertion);
+        const done = await balancer.request("POST", `/passkey/${t}/login/finalize`, assertion, client);
         if (done.status !== 200)
           throw new Error(`login/finalize ${done.status} ${JSON.stringify(done.json)}`);
         ceremonies += 2;
@@ -226,12 +227,19 @@ test.fixme("a rolling restart with SIGTERM fails no ceremony and loses no write"
     ...Array.from({ length: 2 }, (_, n) => adminClient(n)),
   ];
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-  const shutdowns: { code: number | null; ms: number }[] = [];
+  const shutdowns: { code: number | null; ms: number; inFlight: number }[] = [];
   await sleep(1500);
   for (const i of [0, 1]) {
-    shutdowns.push(await terminate(i));
+    // As Kubernetes does (endpoint removed, preStop sleep, then SIGTERM): out of rotation first, so no
+    // connection is left in the listener's accept queue, which the kernel resets when it closes
+    // (docs/decisions.md, Reliability). The requests already sent must still finish.
+    balancer.remove(bases[i]!);
+    await balancer.connected(bases[i]!);
+    const inFlight = balancer.inFlight(bases[i]!);
+    shutdowns.push({ ...(await terminate(i)), inFlight });
     start(i);
     await ready(i);
+    balancer.add(bases[i]!);
     await sleep(1500);
   }
   stop = true;
@@ -241,13 +249,13 @@ test.fixme("a rolling restart with SIGTERM fails no ceremony and loses no write"
     type: "figures",
     description:
       `${ceremonies} ceremonies and ${usersCreated.length} admin writes, ${failures.length} failed, ` +
-      `${balancer.refused} refused connections retried, shutdowns ${shutdowns.map((s) => `${s.ms} ms`).join(", ")}`,
+      `${balancer.refused} refused connections retried, shutdowns ` +
+      shutdowns.map((s) => `${s.ms} ms with ${s.inFlight} requests in flight at SIGTERM`).join(", "),
   });
   expect(failures).toEqual([]);
-  for (const failure of adminFailures) expect(failure).toContain("admin users 503");
+  expect(adminFailures).toEqual([]);
   expect(shutdowns.map((s) => s.code)).toEqual([0, 0]);
   expect(ceremonies).toBeGreaterThan(50);
-  expect(balancer.refused).toBeGreaterThan(0);
 
   // Every acknowledged registration is there.
   for (const { userId, credentialId } of registered) {
@@ -282,8 +290,7 @@ test.fixme("a rolling restart with SIGTERM fails no ceremony and loses no write"
   expect(Math.max(...delays)).toBeLessThan(15_000);
 });
 
-// Not yet run green (written at the deadline): the hand-back itself is in lib/webhooks/worker.ts.
-test.fixme("an instance stopping with deliveries in flight hands them back; the other sends them at once", async () => {
+test("an instance stopping with deliveries in flight hands them back; the other sends them at once", async () => {
   test.setTimeout(120_000);
   const t = demo.tenantId;
   const admin = { authorization: `Bearer ${demo.keys.admin}` };
