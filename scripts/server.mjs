@@ -40,6 +40,7 @@ import {
   overloadAnswer,
 } from "./lib/admission.mjs";
 import { answersOn, portProblem } from "./lib/listener-paths.mjs";
+import { registerServer } from "./lib/running-servers.mjs";
 
 // As `next start`: production unless NODE_ENV says otherwise.
 process.env.NODE_ENV ||= "production";
@@ -107,6 +108,8 @@ function appendSocketAddress(req) {
 const DIRECT_ROUTES = Symbol.for("sesame.directRoutes");
 
 const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+// So that `npm start` or `npm run build` in this folder does not rebuild `.next` under this server.
+registerServer(dir);
 const { default: next } = await import("next");
 
 const server = http.createServer();

@@ -8,6 +8,9 @@
  * generation from the machine's memory (4 GB on 24 GB) and lets a busy server pile up garbage before
  * collecting; the live heap is ≈ 45 MB, so 256 MB bounds the peak with room to spare (docs/memory.md).
  * A NODE_OPTIONS of the operator's own comes after it and wins.
+ *
+ * `npm run build` writes the same fingerprint, so the `npm start` after it does not build again; while
+ * a server runs from this folder, an out-of-date build is refused rather than rebuilt under it.
  */
 import { ConfigError, parseConfig } from "@/lib/config/env";
 import { buildIfNeeded } from "./lib/build";
@@ -21,6 +24,6 @@ try {
 }
 
 if (!buildIfNeeded()) {
-  process.stderr.write("\nThe build failed; see the messages above.\n");
+  process.stderr.write("\nThe build did not complete; see the messages above.\n");
   process.exit(1);
 }

@@ -49,8 +49,13 @@ export type Answerer = { kind: "api-key" } | { kind: "oob-token"; token: string 
 /**
  * Checks the authenticator's UAF response to a PENDING request and stores the outcome: OK (REG stores
  * the registration, AUTH advances the sign counter) or FAILED with a UAF status code. The request row
- * is locked while this runs, so of concurrent or replayed answers exactly one is checked; a request
- * that is no longer PENDING comes back unchanged.
+ * is locked while the outcome is stored, so of concurrent or replayed answers exactly one counts; a
+ * request that is no longer PENDING comes back unchanged.
+ *
+ * An AUTH answer's signature is checked before the lock is taken (from an unlocked read of the request
+ * and its registrations, which do not change while it is pending), so no answer waits on another's
+ * signature check; under the lock the request must still be pending and unexpired, and the sign counter
+ * advances only from the value the check saw (compare-and-set), as before.
  */
 export async function validateRequest(
   tenant: Tenant,
@@ -60,6 +65,7 @@ export async function validateRequest(
   context: AuditContext,
 ): Promise<AuthenticatorRequest> {
   return auditFailures(tenant.id, "authenticator.request.validate", context, async () => {
+    const checked = await checkAuthenticationBeforeLock(tenant, requestId, input, answerer);
     const { record, outcome } = await transaction(async () => {
       const record = await findRequest(tenant.id, requestId, { lock: true });
       if (!record) throw new AppError("UAF_REQUEST_NOT_FOUND", "request not found");
@@ -71,7 +77,9 @@ export async function validateRequest(
       }
       const outcome = record.expired
         ? ({ status: "FAILED", errorCode: EXPIRED_ERROR.code, errorReason: EXPIRED_ERROR.reason } as const)
-        : await verify(tenant, record, input);
+        : checked && record.operation === "AUTH"
+          ? await applyAuthentication(tenant, checked)
+          : await verify(tenant, record, input);
       await completeRequest(tenant.id, requestId, outcome);
       return { record: (await findRequest(tenant.id, requestId))!, outcome };
     });
@@ -80,21 +88,25 @@ export async function validateRequest(
   });
 }
 
+/** The REG check (and an AUTH check the pre-check did not make), under the request's lock. */
 async function verify(tenant: Tenant, record: RequestRecord, input: ValidateInput): Promise<RequestOutcome> {
   try {
-    const parsed = parseUafResponse(input.uafResponse);
-    const expected: ExpectedRequest = {
-      appID: record.appId,
-      challenge: record.challenge!,
-      serverData: record.serverData!,
-      serverDataKey: serverDataKey(tenant.id),
-      requestId: record.id,
-      trustedFacetIds: trustedFacetIds(tenant),
-      policy: record.policy as Policy,
-      now: new Date(record.now),
-    };
-    if (record.operation === "REG") return await register(tenant, record, parsed, expected, input);
-    return await authenticate(tenant, record, parsed, expected);
+    if (record.operation === "REG") {
+      return await register(
+        tenant,
+        record,
+        parseUafResponse(input.uafResponse),
+        expectedOf(tenant, record),
+        input,
+      );
+    }
+    const verified = await checkAssertion(tenant, record, input);
+    const row = verified.registration.row;
+    return await applyAuthentication(tenant, {
+      ok: true,
+      registration: { id: row.id, signCounter: row.signCounter },
+      signCounter: verified.signCounter,
+    });
   } catch (error) {
     if (error instanceof UafError) {
       return { status: "FAILED", errorCode: error.code, errorReason: error.reason };
@@ -160,12 +172,82 @@ function defaultKeyName(info: DeviceKeyInfo, aaid: string): string {
   return (device || `UAF authenticator ${aaid}`).slice(0, 64);
 }
 
-async function authenticate(
+/** What an AUTH answer's check found: the registration that signed and its new counter, or the failure. */
+type CheckedAssertion =
+  | { ok: true; registration: { id: string; signCounter: number }; signCounter: number }
+  | { ok: false; outcome: RequestOutcome };
+
+/**
+ * The AUTH answer's parsing and signature check, without the row lock and without writing: undefined
+ * when the request is not a pending, unexpired AUTH request (the locked path then decides as before).
+ */
+async function checkAuthenticationBeforeLock(
   tenant: Tenant,
-  record: RequestRecord,
-  parsed: ReturnType<typeof parseUafResponse>,
-  expected: ExpectedRequest,
-): Promise<RequestOutcome> {
+  requestId: string,
+  input: ValidateInput,
+  answerer: Answerer,
+): Promise<CheckedAssertion | undefined> {
+  const record = await findRequest(tenant.id, requestId);
+  if (!record || record.operation !== "AUTH" || record.status !== "PENDING" || record.expired)
+    return undefined;
+  // A wrong token is refused before any signature work (and again under the lock).
+  if (answerer.kind === "oob-token") checkOobToken(record, answerer.token);
+  try {
+    const verified = await checkAssertion(tenant, record, input);
+    const row = verified.registration.row;
+    return {
+      ok: true,
+      registration: { id: row.id, signCounter: row.signCounter },
+      signCounter: verified.signCounter,
+    };
+  } catch (error) {
+    if (error instanceof UafError) {
+      return { ok: false, outcome: { status: "FAILED", errorCode: error.code, errorReason: error.reason } };
+    }
+    throw error;
+  }
+}
+
+/** Under the request's lock: a checked answer advances the counter from the value its check saw. */
+async function applyAuthentication(tenant: Tenant, checked: CheckedAssertion): Promise<RequestOutcome> {
+  if (!checked.ok) return checked.outcome;
+  const advanced = await advanceSignCounter(
+    tenant.id,
+    checked.registration.id,
+    checked.registration.signCounter,
+    checked.signCounter,
+  );
+  if (!advanced) {
+    const error = counterChanged();
+    return { status: "FAILED", errorCode: error.code, errorReason: error.reason };
+  }
+  return { status: "OK", deviceId: checked.registration.id };
+}
+
+function counterChanged(): UafError {
+  return new UafError(
+    UafStatus.REVOKED_AUTHENTICATOR,
+    "counter_regression",
+    "The sign counter changed while this response was checked",
+  );
+}
+
+function expectedOf(tenant: Tenant, record: RequestRecord): ExpectedRequest {
+  return {
+    appID: record.appId,
+    challenge: record.challenge!,
+    serverData: record.serverData!,
+    serverDataKey: serverDataKey(tenant.id),
+    requestId: record.id,
+    trustedFacetIds: trustedFacetIds(tenant),
+    policy: record.policy as Policy,
+    now: new Date(record.now),
+  };
+}
+
+/** Parses and checks an AUTH answer against the user's registrations (reads only). */
+async function checkAssertion(tenant: Tenant, record: RequestRecord, input: ValidateInput) {
+  const parsed = parseUafResponse(input.uafResponse);
   const registrations = await selectRegistrations(tenant.id, record.userId, record.deviceIds ?? undefined);
   const candidates = registrations.map((row) => ({
     row,
@@ -176,26 +258,11 @@ async function authenticate(
     signatureAlgAndEncoding: row.signatureAlgAndEncoding,
     signCounter: row.signCounter,
   }));
-  const verified = verifyAuthenticationResponse(parsed, {
-    ...expected,
+  return verifyAuthenticationResponse(parsed, {
+    ...expectedOf(tenant, record),
     registrations: candidates,
     ...(record.transaction ? { transaction: record.transaction as Transaction[] } : {}),
   });
-  const registration = verified.registration.row;
-  const advanced = await advanceSignCounter(
-    tenant.id,
-    registration.id,
-    registration.signCounter,
-    verified.signCounter,
-  );
-  if (!advanced) {
-    throw new UafError(
-      UafStatus.REVOKED_AUTHENTICATOR,
-      "counter_regression",
-      "The sign counter changed while this response was checked",
-    );
-  }
-  return { status: "OK", deviceId: registration.id };
 }
 
 async function auditOutcome(
