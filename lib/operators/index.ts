@@ -28,6 +28,7 @@ export {
   finishSignIn,
   listOperatorPasskeys,
   removeOperatorPasskey,
+  renameOperatorPasskey,
 } from "./passkeys";
 export {
   CONSOLE_SESSION_ABSOLUTE_SECONDS,

@@ -21,6 +21,7 @@ import {
   recoverOperator,
   removeOperator,
   removeOperatorPasskey,
+  renameOperatorPasskey,
   revokeAllOperatorSessions,
   updateOperator,
 } from ".";
@@ -183,6 +184,21 @@ describe("operators", () => {
     await expect(
       finishAddPasskey(other, await authenticator.register(stolen, { origin: consoleOrigin() }), context),
     ).rejects.toMatchObject({ code: "CHALLENGE_NOT_FOUND" });
+
+    // Renamed by its operator (issue 29, point 7); another operator's passkey is not found, unchanged.
+    await renameOperatorPasskey(operator, only!.id, "Work laptop", context);
+    expect((await listOperatorPasskeys(operator.id)).find((p) => p.id === only!.id)?.name).toBe(
+      "Work laptop",
+    );
+    await expect(renameOperatorPasskey(other, only!.id, "Mine now", context)).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
+    await expect(renameOperatorPasskey(operator, "unknown", "x", context)).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
+    expect((await listOperatorPasskeys(operator.id)).find((p) => p.id === only!.id)?.name).toBe(
+      "Work laptop",
+    );
 
     await removeOperatorPasskey(operator, only!.id, context);
     expect((await listOperatorPasskeys(operator.id)).map((p) => p.id)).not.toContain(only!.id);

@@ -16,6 +16,7 @@ import {
 import {
   deleteAllUserCredentialRows,
   deleteUserCredentialRow,
+  renameUserCredential,
   selectUserCredentials,
   type Credential,
 } from "@/lib/credentials";
@@ -207,6 +208,37 @@ export async function removeOperatorPasskey(operator: Operator, credentialId: st
       { operator_id: operator.id, credential_id: credentialId },
       context,
     );
+  });
+}
+
+/**
+ * Renames one of the operator's own passkeys (the label the account page shows; the name given at
+ * registration is a guess from the browser). Another operator's passkey or an unknown id is a 404.
+ */
+export async function renameOperatorPasskey(
+  operator: Operator,
+  credentialId: string,
+  name: string,
+  context: AuditContext,
+): Promise<Credential> {
+  const tenant = await consoleTenant();
+  return transaction(async () => {
+    const user = await findUserByExternalId(tenant.id, operator.id);
+    if (!user) throw new NotFound("passkey not found");
+    const renamed = await renameUserCredential(tenant.id, user.id, credentialId, name, context).catch(
+      (error: unknown) => {
+        if (error instanceof AppError && error.code === "CREDENTIAL_NOT_FOUND")
+          throw new NotFound("passkey not found");
+        throw error;
+      },
+    );
+    await operatorsLog(
+      "operator.passkey.renamed",
+      operatorActor(operator),
+      { operator_id: operator.id, credential_id: credentialId, name },
+      context,
+    );
+    return renamed;
   });
 }
 

@@ -39,7 +39,11 @@ import {
 } from "@/app/(console)/console/(signed-in)/tenants/[tenantId]/webhooks/actions";
 import { revokeKey } from "@/app/(console)/console/(signed-in)/tenants/[tenantId]/keys/actions";
 import { deleteOperator, newEnrolmentLink } from "@/app/(console)/console/(signed-in)/operators/actions";
-import { addPasskey, removePasskey } from "@/app/(console)/console/(signed-in)/account/actions";
+import {
+  addPasskey,
+  removePasskey,
+  renamePasskey,
+} from "@/app/(console)/console/(signed-in)/account/actions";
 import { completeEnrolment, enrolmentInfo, enrolmentOptions } from "@/app/(console)/console/public-actions";
 import { adminCall } from "@/tests/helpers/admin-api";
 import { sesameInProcess } from "@/tests/helpers/cli";
@@ -274,6 +278,12 @@ const cases = (): FieldCase[] => [
               malformed: ["abc"],
             },
   })),
+  {
+    action: "renamePasskey",
+    field: "name",
+    call: (value: unknown) => renamePasskey("some-passkey", { name: value }),
+    bad: { empty: "", "too long": LONG, "wrong type": 42, malformed: "   " },
+  },
   ...(["role", "tenantIds"] as const).map((field) => ({
     action: "changeOperator",
     field,
@@ -314,6 +324,7 @@ describe("console actions refuse bad input field by field, never with a 500", ()
         "createKey",
         "inviteOperator",
         "changeOperator",
+        "renamePasskey",
       ]),
     );
   });
@@ -358,6 +369,7 @@ const ARGUMENT_ACTIONS: [string, (value: unknown) => Promise<ActionResult<unknow
   ["deleteOperator", (value) => deleteOperator(value as string)],
   ["newEnrolmentLink", (value) => newEnrolmentLink(value as string)],
   ["removePasskey", (value) => removePasskey(value as string)],
+  ["renamePasskey", (value) => renamePasskey(value as string, { name: "Work laptop" })],
   ["addPasskey", (value) => addPasskey(value)],
   ["enrolmentInfo", (value) => enrolmentInfo(value as string)],
   ["enrolmentOptions", (value) => enrolmentOptions(value as string, value as string)],

@@ -5,8 +5,8 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { signOut } from "@/components/console/auth-client";
 import { ConfirmDialog, useConsoleAction, useToast } from "@/components/console/client";
-import { Button } from "@/components/console/ui";
-import { addPasskey, addPasskeyOptions, removePasskey, signOutEverywhere } from "./actions";
+import { Button, FormField, fieldProps } from "@/components/console/ui";
+import { addPasskey, addPasskeyOptions, removePasskey, renamePasskey, signOutEverywhere } from "./actions";
 
 /** Registers one more passkey for the signed-in operator (options and verification on the server). */
 export function AddPasskeyButton() {
@@ -40,6 +40,51 @@ export function AddPasskeyButton() {
     <Button onClick={() => void add()} disabled={busy}>
       {busy ? "Waiting for the passkey…" : "Add a passkey"}
     </Button>
+  );
+}
+
+/** The passkey's name, with "Rename" opening a small inline form (Enter saves, Escape cancels). */
+export function PasskeyName({ credentialId, name }: { credentialId: string; name: string }) {
+  const router = useRouter();
+  const [editing, setEditing] = useState(false);
+  const { run, pending, fieldErrors } = useConsoleAction(renamePasskey.bind(null, credentialId), {
+    success: "Passkey renamed",
+    onSuccess: () => {
+      setEditing(false);
+      router.refresh();
+    },
+  });
+  const id = `passkey-name-${credentialId.slice(0, 16).replace(/[^\w-]/g, "_")}`;
+  if (!editing)
+    return (
+      <span className="flex flex-wrap items-center gap-2">
+        <span>{name}</span>
+        <Button variant="secondary" className="px-2 py-1 text-xs" onClick={() => setEditing(true)}>
+          Rename<span className="sr-only"> {name}</span>
+        </Button>
+      </span>
+    );
+  return (
+    <form
+      className="flex flex-wrap items-end gap-2"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void run({ name: new FormData(event.currentTarget).get(id) });
+      }}
+      onKeyDown={(event) => {
+        if (event.key === "Escape") setEditing(false);
+      }}
+    >
+      <FormField id={id} label="Passkey name" error={fieldErrors.name}>
+        <input {...fieldProps(id, fieldErrors.name)} defaultValue={name} autoFocus maxLength={200} />
+      </FormField>
+      <Button type="submit" disabled={pending}>
+        {pending ? "Saving…" : "Save"}
+      </Button>
+      <Button variant="secondary" onClick={() => setEditing(false)}>
+        Cancel
+      </Button>
+    </form>
   );
 }
 

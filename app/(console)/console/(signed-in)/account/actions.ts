@@ -8,6 +8,7 @@ import {
   beginAddPasskey,
   finishAddPasskey,
   removeOperatorPasskey,
+  renameOperatorPasskey,
   revokeAllOperatorSessions,
 } from "@/lib/operators";
 
@@ -34,6 +35,24 @@ export async function addPasskey(response: unknown) {
 export async function removePasskey(credentialId: string) {
   return consoleAction("read", undefined, async ({ operator, context }) => {
     await removeOperatorPasskey(operator, CredentialId.parse(credentialId), context);
+    revalidatePath(PAGE);
+    return null;
+  });
+}
+
+/** A passkey's label: what the account page lists; 1 to 64 characters after trimming. */
+const PasskeyName = z.object({
+  name: z
+    .string({ error: "Enter a name for the passkey." })
+    .trim()
+    .min(1, { error: "Enter a name for the passkey." })
+    .max(64, { error: "Keep the name to 64 characters or fewer." }),
+});
+
+export async function renamePasskey(credentialId: string, input: unknown) {
+  return consoleAction("read", undefined, async ({ operator, context }) => {
+    const { name } = PasskeyName.parse(input);
+    await renameOperatorPasskey(operator, CredentialId.parse(credentialId), name, context);
     revalidatePath(PAGE);
     return null;
   });

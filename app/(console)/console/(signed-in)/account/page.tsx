@@ -3,7 +3,12 @@ import { requireOperator } from "@/lib/console/guard";
 import { passkeyProviderName } from "@/lib/credentials";
 import { listOperatorPasskeys } from "@/lib/operators";
 import { Badge, Card, Details, EmptyState, PageHeader, Table, Td, Time } from "@/components/console/ui";
-import { AddPasskeyButton, RemovePasskeyButton, SignOutEverywhereButton } from "./account-client";
+import {
+  AddPasskeyButton,
+  PasskeyName,
+  RemovePasskeyButton,
+  SignOutEverywhereButton,
+} from "./account-client";
 
 export const metadata: Metadata = { title: "Your account" };
 
@@ -47,7 +52,7 @@ export default async function AccountPage() {
               return (
                 <tr key={passkey.id} data-testid="passkey-row">
                   <Td className="font-medium text-slate-900 dark:text-white">
-                    {passkey.name}
+                    <PasskeyName credentialId={passkey.id} name={passkey.name} />
                     {provider && provider !== passkey.name ? (
                       <span className="block text-xs font-normal text-slate-600 dark:text-slate-400">
                         {provider}
