@@ -8,7 +8,6 @@ import { emails, identities, sessions, thirdPartyStates } from "@/lib/db/schema"
 import type { FlowResponse } from "@/lib/flows";
 import { mintOneTimeToken } from "@/lib/one-time-tokens";
 import type { Tenant } from "@/lib/tenants";
-import { createProvider } from "@/lib/thirdparty";
 import { insertUser, type User } from "@/lib/users";
 import { configureWebhooks } from "@/lib/webhooks";
 import { adminCall } from "../helpers/admin-api";
@@ -23,14 +22,8 @@ import {
 } from "../helpers/flows";
 import { CAPABILITIES, actNotOffered, loginInit } from "../helpers/login";
 import { followPeer, startOidcPeer, type OidcPeer } from "../helpers/oidc-peer";
-import {
-  TEST_CONTEXT,
-  createPublicTenant,
-  publicCall,
-  sessionFor,
-  validateSessionCookie,
-} from "../helpers/public-api";
-import { REDIRECT_TO, browserCookie, callBack } from "../helpers/thirdparty";
+import { createPublicTenant, publicCall, sessionFor, validateSessionCookie } from "../helpers/public-api";
+import { REDIRECT_TO, addOidcPeerProvider, browserCookie, callBack } from "../helpers/thirdparty";
 import { bindingCookie, bindingOf } from "../helpers/token-binding";
 import { createTestTenant } from "../helpers/tenants";
 
@@ -52,19 +45,7 @@ const exchangeByApi = (tenant: Tenant, value: string) =>
 
 /** The tenant's custom OIDC provider `acme` on the peer. */
 async function addPeerProvider(tenant: Tenant, settings: { allowLinking?: boolean } = {}) {
-  await createProvider(
-    tenant.id,
-    {
-      kind: "oidc",
-      slug: "acme",
-      displayName: "Acme",
-      clientId: peer.clientId,
-      clientSecret: peer.clientSecret,
-      options: { issuer: peer.issuer },
-      allowLinking: settings.allowLinking ?? false,
-    },
-    TEST_CONTEXT,
-  );
+  await addOidcPeerProvider(tenant, peer, settings);
 }
 
 async function tenantWithPeer(settings: { allowLinking?: boolean } = {}) {
@@ -568,17 +549,6 @@ async function addIdentity(tenant: Tenant, user: User, providerId: string): Prom
   return row!.id;
 }
 
-async function addPeerProviderNamed(tenant: Tenant, slug: string) {
-  await createProvider(
-    tenant.id,
-    {
-      kind: "oidc",
-      slug,
-      displayName: slug[0]!.toUpperCase() + slug.slice(1),
-      clientId: peer.clientId,
-      clientSecret: peer.clientSecret,
-      options: { issuer: peer.issuer },
-    },
-    TEST_CONTEXT,
-  );
+function addPeerProviderNamed(tenant: Tenant, slug: string) {
+  return addOidcPeerProvider(tenant, peer, { slug });
 }

@@ -2,9 +2,9 @@ import { expect } from "vitest";
 import * as callbackRoute from "@/app/(public-api)/t/[tenantId]/thirdparty/callback/route";
 import * as startRoute from "@/app/(public-api)/t/[tenantId]/thirdparty/[provider]/route";
 import type { Tenant } from "@/lib/tenants";
-import { BROWSER_COOKIE } from "@/lib/thirdparty";
-import { followPeer } from "./oidc-peer";
-import { publicCall } from "./public-api";
+import { BROWSER_COOKIE, createProvider } from "@/lib/thirdparty";
+import { followPeer, type OidcPeer } from "./oidc-peer";
+import { TEST_CONTEXT, publicCall } from "./public-api";
 import { THIS_BROWSER } from "./token-binding";
 
 export const REDIRECT_TO = "http://localhost:3000/app/after-login";
@@ -62,4 +62,26 @@ export async function signInThroughPeer(tenant: Tenant, provider: string, redire
   const res = await callBack(tenant, callbackUrl, cookie);
   expect(res.status, await res.clone().text()).toBe(302);
   return { res, location: new URL(res.headers.get("location")!) };
+}
+
+/** Adds a custom OIDC provider on the loopback `peer` to the tenant (slug `acme`, display name from it). */
+export async function addOidcPeerProvider(
+  tenant: Tenant,
+  peer: OidcPeer,
+  settings: { slug?: string; allowLinking?: boolean } = {},
+): Promise<void> {
+  const slug = settings.slug ?? "acme";
+  await createProvider(
+    tenant.id,
+    {
+      kind: "oidc",
+      slug,
+      displayName: slug[0]!.toUpperCase() + slug.slice(1),
+      clientId: peer.clientId,
+      clientSecret: peer.clientSecret,
+      options: { issuer: peer.issuer },
+      allowLinking: settings.allowLinking ?? false,
+    },
+    TEST_CONTEXT,
+  );
 }

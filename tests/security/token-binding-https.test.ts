@@ -10,7 +10,7 @@ const ssoRoute = await import("@/app/(public-api)/t/[tenantId]/saml/sso/route");
 const startRoute = await import("@/app/(public-api)/t/[tenantId]/thirdparty/[provider]/route");
 const tokenRoute = await import("@/app/(public-api)/t/[tenantId]/token/route");
 const { createSamlProvider } = await import("@/lib/saml");
-const { createProvider } = await import("@/lib/thirdparty");
+const { addOidcPeerProvider } = await import("../helpers/thirdparty");
 const { configureWebhooks } = await import("@/lib/webhooks");
 const { call } = await import("../helpers/http");
 const { startOidcPeer } = await import("../helpers/oidc-peer");
@@ -37,18 +37,7 @@ afterAll(async () => {
 describe("security 3.2: binding cookies on https", () => {
   it("security 3.2: the third-party start sets __Host-sesame_thirdparty (Secure, Path=/)", async () => {
     const tenant = await createPublicTenant();
-    await createProvider(
-      tenant.id,
-      {
-        kind: "oidc",
-        slug: "acme",
-        displayName: "Acme",
-        clientId: peer.clientId,
-        clientSecret: peer.clientSecret,
-        options: { issuer: peer.issuer },
-      },
-      TEST_CONTEXT,
-    );
+    await addOidcPeerProvider(tenant, peer);
     const start = await publicCall(
       startRoute.GET,
       tenant,

@@ -12,7 +12,7 @@ import { oneTimeTokens, sessions } from "@/lib/db/schema";
 import type { FlowResponse } from "@/lib/flows";
 import { createSamlProvider, SAML_BROWSER_COOKIE } from "@/lib/saml";
 import type { Tenant } from "@/lib/tenants";
-import { BROWSER_COOKIE, createProvider } from "@/lib/thirdparty";
+import { BROWSER_COOKIE } from "@/lib/thirdparty";
 import { configureWebhooks } from "@/lib/webhooks";
 import {
   act,
@@ -27,7 +27,7 @@ import { identify, loginInit } from "../helpers/login";
 import { followPeer, startOidcPeer, type OidcPeer } from "../helpers/oidc-peer";
 import { TEST_CONTEXT, createPublicTenant, publicCall } from "../helpers/public-api";
 import { createTestIdp, type TestIdp } from "../helpers/saml-idp";
-import { REDIRECT_TO, browserCookie, callBack, startAt } from "../helpers/thirdparty";
+import { REDIRECT_TO, addOidcPeerProvider, browserCookie, callBack, startAt } from "../helpers/thirdparty";
 
 /**
  * Issue 25, point 2 (and 9d): login CSRF with one-time tokens. An attacker signs in with their own account,
@@ -54,18 +54,7 @@ const victimCookies = `${BROWSER_COOKIE}=${VICTIM.thirdparty}; ${SAML_BROWSER_CO
 
 async function tenantWithPeer(): Promise<Tenant> {
   const tenant = await createPublicTenant();
-  await createProvider(
-    tenant.id,
-    {
-      kind: "oidc",
-      slug: "acme",
-      displayName: "Acme",
-      clientId: peer.clientId,
-      clientSecret: peer.clientSecret,
-      options: { issuer: peer.issuer },
-    },
-    TEST_CONTEXT,
-  );
+  await addOidcPeerProvider(tenant, peer);
   peer.account = { sub: `sub-${randomUUID()}`, email: `${randomUUID()}@example.com`, email_verified: true };
   return tenant;
 }
