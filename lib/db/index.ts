@@ -12,6 +12,7 @@ export {
   type DatabaseOptions,
 } from "./client";
 export { DatabaseLocked } from "./pglite-lock";
+export { likePattern } from "./like";
 export * as schema from "./schema";
 
 // Kept on globalThis: Next.js evaluates instrumentation and route bundles separately, and dev mode reloads

@@ -1,6 +1,6 @@
 // lib/emails owns the `emails` table: other modules use these operations, never ./store.
 export { addEmail, type AddEmailOptions } from "./add-email";
-export { verifyEmail, type VerifyEmailOptions } from "./verify-email";
+export { confirmEmail, type ConfirmEmailOptions } from "./verify-email";
 export { setPrimary } from "./set-primary";
 export { removeEmail } from "./remove-email";
 export { isAddressTaken, isClaimOnly } from "./claims";
@@ -23,4 +23,4 @@ export {
   setUserPrimaryEmail,
   type AdminEmailInput,
 } from "./admin-emails";
-export { primaryAddressesOf, userIdsByAddressFragment } from "./lookups";
+export { holdsAddressLike, primaryAddressesOf, userIdsByAddressFragment } from "./lookups";

@@ -1,5 +1,6 @@
-import { and, eq, ilike, inArray } from "drizzle-orm";
-import { executor } from "@/lib/db";
+import { and, eq, ilike, inArray, sql, type SQL } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import { executor, likePattern } from "@/lib/db";
 import { emails } from "@/lib/db/schema";
 
 /*
@@ -25,11 +26,20 @@ export async function userIdsByAddressFragment(
   limit: number,
 ): Promise<string[]> {
   const db = await executor();
-  const pattern = `%${fragment.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const pattern = likePattern(fragment);
   const rows = await db
     .selectDistinct({ userId: emails.userId })
     .from(emails)
     .where(and(eq(emails.tenantId, tenantId), ilike(emails.address, pattern)))
     .limit(limit);
   return rows.map((row) => row.userId);
+}
+
+/**
+ * A condition on a user's id: the user holds an address containing `fragment` (lower-case), for the admin
+ * list's search (lib/users filters its page and count with it in the database).
+ */
+export function holdsAddressLike(tenantId: string, fragment: string): (userId: AnyPgColumn) => SQL {
+  return (userId) =>
+    sql`exists (select 1 from ${emails} where ${emails.userId} = ${userId} and ${emails.tenantId} = ${tenantId} and ${emails.address} like ${likePattern(fragment)})`;
 }

@@ -2,7 +2,8 @@ import { recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { AppError } from "@/lib/errors";
 import { detachPasscodes } from "@/lib/passcodes";
 import type { Tenant } from "@/lib/tenants";
-import { emitWebhookEvent, userEventData } from "@/lib/webhooks";
+import { emitWebhookEvent } from "@/lib/webhooks";
+import { userEventData } from "@/lib/accounts";
 import { withOwnEmail } from "./own-email";
 import { countUserEmails, deleteEmailRow } from "./store";
 

@@ -1,7 +1,8 @@
 import { recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { AppError } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
-import { emitWebhookEvent, userEventData } from "@/lib/webhooks";
+import { emitWebhookEvent } from "@/lib/webhooks";
+import { userEventData } from "@/lib/accounts";
 import { withOwnEmail } from "./own-email";
 import { setPrimaryEmailRow } from "./store";
 

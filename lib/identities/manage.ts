@@ -4,7 +4,8 @@ import type { IdentityRow } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
 import { lockUser } from "@/lib/users";
-import { emitWebhookEvent, userEventData } from "@/lib/webhooks";
+import { emitWebhookEvent } from "@/lib/webhooks";
+import { userEventData } from "@/lib/accounts";
 import {
   deleteIdentityRow,
   deleteProviderIdentityRows,

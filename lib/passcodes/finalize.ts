@@ -1,7 +1,8 @@
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { transaction } from "@/lib/db";
 import type { PasscodeRow } from "@/lib/db/schema";
-import { selectUserEmails, verifyEmail } from "@/lib/emails";
+import { selectUserEmails } from "@/lib/emails";
+import { verifyEmail } from "@/lib/accounts";
 import type { AppError } from "@/lib/errors";
 import { checkSessionToken, issueSession, type AuthMethod, type IssuedSession } from "@/lib/sessions";
 import type { Tenant } from "@/lib/tenants";

@@ -12,3 +12,4 @@ export {
 export { deletePasswordOfUser, getPasswordOfUser, setPasswordOfUser } from "./admin-passwords";
 // The admin user (lib/users getAdminUser) shows when the password was set.
 export { findPassword } from "./store";
+export { hasPasswordCondition } from "./has-password";

@@ -4,7 +4,7 @@ import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit"
 import { constantTimeEqual, randomToken, sha256Hex } from "@/lib/crypto";
 import { AppError } from "@/lib/errors";
 import { isAllowedRedirect, withQuery } from "@/lib/thirdparty";
-import { signInWithIdentity } from "@/lib/identities";
+import { signInWithIdentity } from "@/lib/accounts";
 import { mintOneTimeToken } from "@/lib/one-time-tokens";
 import type { Tenant } from "@/lib/tenants";
 import { parseXml } from "./metadata";

@@ -2,7 +2,6 @@ export { createTenant } from "./create-tenant";
 export { getTenant } from "./get-tenant";
 export { findTenant } from "./store";
 export { listTenants } from "./list-tenants";
-export { provisionTenant, type ProvisionedTenant } from "./provision-tenant";
 export { updateTenant } from "./update-tenant";
 export {
   BrandingSettings,

@@ -12,7 +12,7 @@ import { listAuditEvents } from "@/lib/audit";
 import { SoftwareUafAuthenticator, type CreateSoftwareAuthenticatorOptions } from "@/lib/ceremonies/uaf";
 import { executor } from "@/lib/db";
 import { uafRegistrations, uafRequests, users } from "@/lib/db/schema";
-import type { ProvisionedTenant } from "@/lib/tenants";
+import type { ProvisionedTenant } from "@/lib/accounts";
 import type { CreateTenantInput } from "@/lib/tenants/schemas";
 import { call } from "./http";
 import { matchTemplate } from "./routes";

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { provisionTenant, type ProvisionedTenant } from "@/lib/tenants";
+import { provisionTenant, type ProvisionedTenant } from "@/lib/accounts";
 import type { CreateTenantInput } from "@/lib/tenants/schemas";
 
 /** A fresh tenant with one key per scope; tests share a database, so every test makes its own. */

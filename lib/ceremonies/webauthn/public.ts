@@ -10,7 +10,8 @@ import { AppError } from "@/lib/errors";
 import { issueSession, type IssuedSession } from "@/lib/sessions";
 import { consumeRateLimit } from "@/lib/rate-limit";
 import type { Tenant } from "@/lib/tenants";
-import { findUser, getProfile, type User } from "@/lib/users";
+import { findUser, type User } from "@/lib/users";
+import { getProfile } from "@/lib/accounts";
 import { finalizeAssertion, issueAssertionOptions } from "./assertion";
 import { auditPrefix } from "./policy";
 import {

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { WebauthnCredential, credentialWire } from "@/lib/contracts/credentials";
 import { EmailAddress } from "@/lib/emails/address";
 import { defineContract } from "@/lib/http/contract";
-import type { AdminUser } from "@/lib/users";
+import type { AdminUser } from "@/lib/accounts";
 import { TenantIdParam, platformErrors } from "../schemas";
 import { AdminEmail, adminEmailWire } from "./emails";
 import { UUID, UserIdParam } from "./params";

@@ -9,7 +9,7 @@ import { AppError } from "@/lib/errors";
 import { MAX_METADATA_CHARS, METADATA_KINDS } from "@/lib/metadata";
 import { listSessionsOfUser, userAgentName } from "@/lib/sessions";
 import { devicesOfUser } from "@/lib/uaf-requests";
-import { getAdminUser } from "@/lib/users";
+import { getAdminUser } from "@/lib/accounts";
 import { Badge, Card, Details, EmptyState, PageHeader, Table, Td, Time } from "@/components/console/ui";
 import { MetadataEditor } from "./metadata-editor";
 import { DeleteUserButton, RevokeAllSessionsButton, RevokeSessionButton } from "./user-actions";

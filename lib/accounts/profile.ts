@@ -5,9 +5,10 @@ import { selectUserEmails } from "@/lib/emails";
 import { AppError } from "@/lib/errors";
 import { readUserMetadata, type UserMetadata } from "@/lib/metadata";
 import type { Tenant } from "@/lib/tenants";
-import { emitWebhookEvent, userEventData } from "@/lib/webhooks";
-import { deleteUserRow } from "./store";
-import type { User } from "./user";
+import { emitWebhookEvent } from "@/lib/webhooks";
+import { userEventData } from "./user-event-data";
+import { removeUser } from "@/lib/users";
+import type { User } from "@/lib/users";
 
 /** The signed-in user with their addresses, oldest first, and the metadata they may read (`GET /me`). */
 export interface UserProfile {
@@ -50,7 +51,7 @@ async function deleteAllowedAccount(tenant: Tenant, user: User, context: AuditCo
   // The event (with the user as it was) and the deletion commit together.
   await transaction(async () => {
     await emitWebhookEvent(tenant.id, "user.delete", () => userEventData(tenant.id, user.id));
-    await deleteUserRow(tenant.id, user.id);
+    await removeUser(tenant.id, user.id);
   });
   await recordAuditEvent(tenant.id, {
     ...context,

@@ -1,9 +1,9 @@
 import { createApiKey, type ApiKeyScope } from "@/lib/api-keys";
 import { recordAuditEvent } from "@/lib/audit";
 import { transaction } from "@/lib/db";
-import { createTenant } from "./create-tenant";
-import type { CreateTenantInput } from "./schemas";
-import type { Tenant } from "./tenant";
+import { createTenant } from "@/lib/tenants";
+import type { CreateTenantInput } from "@/lib/tenants";
+import type { Tenant } from "@/lib/tenants";
 
 export interface ProvisionedTenant {
   tenant: Tenant;

@@ -6,9 +6,10 @@ import { AppError } from "@/lib/errors";
 import { hasPassword } from "@/lib/passwords";
 import { issueSession, selectUserSessions, type IssuedSession } from "@/lib/sessions";
 import type { Tenant } from "@/lib/tenants";
-import { emitWebhookEvent, userEventData } from "@/lib/webhooks";
-import { findUser, insertUser } from "./store";
-import type { User } from "./user";
+import { emitWebhookEvent } from "@/lib/webhooks";
+import { userEventData } from "./user-event-data";
+import { findUser, insertUser } from "@/lib/users";
+import type { User } from "@/lib/users";
 
 /** Hanko's `CreateUserResponse` (`id` is the deprecated spelling of `user_id`). */
 export interface SignUpResponse {

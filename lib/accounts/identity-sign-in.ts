@@ -5,14 +5,15 @@ import { addEmail, EmailTaken, findEmailByAddress, isClaimOnly, normalizeAddress
 import { AppError } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
 import { findUser, insertUser, lockUser, type User } from "@/lib/users";
-import { emitWebhookEvent, userEventData } from "@/lib/webhooks";
+import { emitWebhookEvent } from "@/lib/webhooks";
+import { userEventData } from "./user-event-data";
 import {
+  attachIdentity,
   findIdentity,
-  insertIdentity,
-  selectUserIdentities,
-  updateIdentity,
+  listIdentities,
+  refreshIdentity,
   type IdentityKind,
-} from "./store";
+} from "@/lib/identities";
 
 /** What a provider asserted about the account, after the protocol module verified it. */
 export interface AssertedIdentity {
@@ -82,7 +83,7 @@ export async function signInWithIdentity(
     if (known) {
       const user = await findUser(tenant.id, known.userId);
       if (!user) throw new AppError("USER_NOT_FOUND", "user not found");
-      const identity = (await updateIdentity(tenant.id, known.id, values)) ?? known;
+      const identity = (await refreshIdentity(tenant.id, known.id, values)) ?? known;
       return { user, identity, outcome: "signed_in" as const };
     }
     if (!email) throw refusal("THIRD_PARTY_EMAIL_MISSING");
@@ -103,14 +104,14 @@ export async function signInWithIdentity(
       // One account per provider and user: a second subject of the same provider claiming the address (an
       // address given to a new person, or changed by its holder where the provider allows it) is someone
       // else, not a new way in for this user.
-      const held = await selectUserIdentities(tenant.id, owned.userId);
+      const held = await listIdentities(tenant.id, owned.userId);
       if (held.some((row) => row.kind === key.kind && row.providerId === key.providerId)) {
         throw new AppError("THIRD_PARTY_LINKING_DISABLED", undefined, {
           details: ["the account with this address is linked to another account of this provider"],
         });
       }
       const user = (await findUser(tenant.id, owned.userId))!;
-      const identity = await insertIdentity(tenant.id, { ...key, ...values, userId: user.id });
+      const identity = await attachIdentity(tenant.id, { ...key, ...values, userId: user.id });
       if (!identity) throw new AppError("CONFLICT", "this account is already linked");
       await recordAuditEvent(tenant.id, {
         ...context,
@@ -139,7 +140,7 @@ export async function signInWithIdentity(
     }).catch((error) => {
       throw error instanceof EmailTaken ? refusal("THIRD_PARTY_EMAIL_UNVERIFIED") : error;
     });
-    const identity = await insertIdentity(tenant.id, { ...key, ...values, userId: user.id });
+    const identity = await attachIdentity(tenant.id, { ...key, ...values, userId: user.id });
     if (!identity) throw new AppError("CONFLICT", "this account is already linked");
     await emitWebhookEvent(tenant.id, "user.create", () => userEventData(tenant.id, user.id));
     await recordAuditEvent(tenant.id, {
@@ -177,10 +178,10 @@ export async function linkIdentity(
       throw new AppError("CONFLICT", "this account is linked to another user");
     }
     if (known) {
-      const identity = (await updateIdentity(tenant.id, known.id, values)) ?? known;
+      const identity = (await refreshIdentity(tenant.id, known.id, values)) ?? known;
       return { user, identity, outcome: "signed_in" as const };
     }
-    const identity = await insertIdentity(tenant.id, { ...key, ...values, userId });
+    const identity = await attachIdentity(tenant.id, { ...key, ...values, userId });
     if (!identity) throw new AppError("CONFLICT", "this account is linked to another user");
     await recordAuditEvent(tenant.id, {
       ...context,

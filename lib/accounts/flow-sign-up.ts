@@ -11,10 +11,11 @@ import { setFirstPassword } from "@/lib/passwords";
 import { hashPassword } from "@/lib/passwords/hashing";
 import { checkNewPassword, normalizePassword } from "@/lib/passwords/rules";
 import type { Tenant } from "@/lib/tenants";
-import { emitWebhookEvent, userEventData } from "@/lib/webhooks";
-import { findUserByUsername } from "./lookup";
-import { insertPlatformUser } from "./store";
-import type { User } from "./user";
+import { emitWebhookEvent } from "@/lib/webhooks";
+import { userEventData } from "./user-event-data";
+import { findUserByUsername } from "@/lib/users";
+import { createPlatformUser } from "@/lib/users";
+import type { User } from "@/lib/users";
 
 /** What a sign-up conflicts with: an address, a username or a credential id another user holds. */
 export type SignUpConflictField = "email" | "username" | "credential";
@@ -125,7 +126,7 @@ export async function completeFlowSignUp(
           details: ["sign-up is disabled for this tenant"],
         });
       }
-      const user = await insertPlatformUser(tenant.id, input.userId, input.username);
+      const user = await createPlatformUser(tenant.id, input.userId, input.username);
       // The id is a fresh UUID: only the username can conflict.
       if (!user) throw new SignUpConflict("username");
       const email = await insertSignUpEmail(tenant, user, input, audit);

@@ -6,8 +6,8 @@ import { listIdentities } from "@/lib/identities";
 import { readUserMetadata, type UserMetadata } from "@/lib/metadata";
 import { findOtpSecret } from "@/lib/mfa";
 import { findPassword } from "@/lib/passwords";
-import { requirePlatformUser } from "./platform-user";
-import type { User } from "./user";
+import { requirePlatformUser } from "@/lib/users";
+import type { User } from "@/lib/users";
 
 /**
  * Everything Hanko's admin `User` shows of a platform user: the user row (username and profile claims),

@@ -6,14 +6,8 @@ import { AppError } from "@/lib/errors";
 import { updateTenant, type Tenant } from "@/lib/tenants";
 import { insertUser } from "@/lib/users";
 import { createTestTenant } from "@/tests/helpers/tenants";
-import {
-  findIdentity,
-  linkIdentity,
-  listIdentities,
-  removeIdentity,
-  signInWithIdentity,
-  type AssertedIdentity,
-} from ".";
+import { findIdentity, listIdentities, removeIdentity } from "@/lib/identities";
+import { linkIdentity, signInWithIdentity, type AssertedIdentity } from ".";
 
 const context = { ip: "192.0.2.1" };
 const asserted = (overrides: Partial<AssertedIdentity> = {}): AssertedIdentity => ({

@@ -1,6 +1,6 @@
 import { adminUserWire } from "@/lib/contracts/admin/users";
 import { AppError } from "@/lib/errors";
-import { getAdminUser, type AdminUser } from "@/lib/users";
+import { getAdminUser, type AdminUser } from "./admin-user";
 
 /** The `data` of user.* events: the admin API's User object (`GET /admin/users/{id}`). */
 export function userWebhookData(user: AdminUser): unknown {
@@ -19,26 +19,4 @@ export async function userEventData(tenantId: string, userId: string): Promise<u
     if (error instanceof AppError && error.code === "USER_NOT_FOUND") return { id: userId };
     throw error;
   }
-}
-
-/** The `data` of session.* events: Hanko's session object. */
-export function sessionEventData(session: {
-  id: string;
-  userId: string;
-  userAgent: string | null;
-  ip: string | null;
-  createdAt: Date;
-  expiresAt: Date;
-  lastUsedAt: Date;
-}): Record<string, unknown> {
-  return {
-    id: session.id,
-    user_id: session.userId,
-    user_agent: session.userAgent,
-    ip_address: session.ip,
-    created_at: session.createdAt,
-    updated_at: session.lastUsedAt,
-    expires_at: session.expiresAt,
-    last_used: session.lastUsedAt,
-  };
 }

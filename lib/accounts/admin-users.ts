@@ -1,25 +1,38 @@
 import { randomUUID } from "node:crypto";
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { transaction } from "@/lib/db";
-import { emitWebhookEvent, userWebhookData } from "@/lib/webhooks";
+import { emitWebhookEvent } from "@/lib/webhooks";
+import { userWebhookData } from "./user-event-data";
 import { addEmail, EmailTaken } from "@/lib/emails";
 import { AppError } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
 import { adminViewOf, userNotFound, type AdminUser } from "./admin-user";
-import { findUserByUsername } from "./lookup";
-import { requirePlatformUser } from "./platform-user";
+import { findUserByUsername } from "@/lib/users";
+import { requirePlatformUser } from "@/lib/users";
 import {
-  countPlatformUsers,
-  deleteUserRow,
-  insertAdminUser,
-  selectPlatformUsers,
-  updatePlatformUser,
+  changePlatformUser,
+  createUserAsAdmin,
+  pagePlatformUsers,
+  removeUser,
   type PlatformUserFilter,
   type UserProfileChanges,
-} from "./store";
-import { isUniqueViolation, normalizeUsername, UsernameTaken } from "./username";
+} from "@/lib/users";
+import { holdsAddressLike } from "@/lib/emails";
+import { hasPasskeyCondition } from "@/lib/credentials";
+import { hasPasswordCondition } from "@/lib/passwords";
+import { sql } from "drizzle-orm";
+import { isUniqueViolation, normalizeUsername, UsernameTaken } from "@/lib/users";
 
-export interface AdminUserListQuery extends PlatformUserFilter {
+export interface AdminUserListQuery {
+  userIds?: string[];
+  /** Part of an address; with `username` too, either may match (Hanko's rule). */
+  email?: string;
+  /** Part of a username. */
+  username?: string;
+  /** With (true) or without (false) a passkey (a WebAuthn credential that is not MFA-only); the console's filter. */
+  passkey?: boolean;
+  /** With (true) or without (false) a password; the console's filter. */
+  password?: boolean;
   page: number;
   perPage: number;
   direction: "asc" | "desc";
@@ -38,21 +51,33 @@ export interface AdminUserPage {
  * `password` (the console's filters) keep the users with (true) or without (false) one.
  */
 export async function listAdminUsers(tenantId: string, query: AdminUserListQuery): Promise<AdminUserPage> {
+  // The conditions on other tables come from their owners; lib/users applies them in one query.
+  const conditions: PlatformUserFilter["conditions"] = [];
+  if (query.passkey !== undefined) {
+    const wanted = query.passkey;
+    conditions.push((userId) => {
+      const passkey = hasPasskeyCondition(tenantId, userId);
+      return wanted ? passkey : sql`not ${passkey}`;
+    });
+  }
+  if (query.password !== undefined) {
+    const wanted = query.password;
+    conditions.push((userId) => {
+      const password = hasPasswordCondition(userId);
+      return wanted ? password : sql`not ${password}`;
+    });
+  }
   const filter: PlatformUserFilter = {
     userIds: query.userIds,
-    email: query.email?.toLowerCase(),
     username: query.username?.toLowerCase(),
-    passkey: query.passkey,
-    password: query.password,
+    address: query.email === undefined ? undefined : holdsAddressLike(tenantId, query.email.toLowerCase()),
+    conditions,
   };
-  const [users, total] = await Promise.all([
-    selectPlatformUsers(tenantId, filter, {
-      offset: (query.page - 1) * query.perPage,
-      limit: query.perPage,
-      direction: query.direction,
-    }),
-    countPlatformUsers(tenantId, filter),
-  ]);
+  const { users, total } = await pagePlatformUsers(tenantId, filter, {
+    offset: (query.page - 1) * query.perPage,
+    limit: query.perPage,
+    direction: query.direction,
+  });
   const views: AdminUser[] = [];
   for (const user of users) views.push(await adminViewOf(user));
   return { users: views, total };
@@ -104,7 +129,7 @@ export async function createAdminUser(
       if (username && (await findUserByUsername(tenant.id, username))) throw new UsernameTaken();
       let created;
       try {
-        created = await insertAdminUser(tenant.id, { id, username, createdAt: input.createdAt });
+        created = await createUserAsAdmin(tenant.id, { id, username, createdAt: input.createdAt });
       } catch (error) {
         if (isUniqueViolation(error)) throw new UsernameTaken();
         throw error;
@@ -186,7 +211,7 @@ export async function updateAdminUser(
       if (changed.length === 0) return adminViewOf(current);
       let updated;
       try {
-        updated = await updatePlatformUser(tenant.id, current.id, next);
+        updated = await changePlatformUser(tenant.id, current.id, next);
       } catch (error) {
         if (isUniqueViolation(error)) throw new UsernameTaken();
         throw error;
@@ -219,7 +244,7 @@ export async function deleteAdminUser(
   return auditFailures(tenant.id, "user.delete", context, () =>
     transaction(async () => {
       const before = await adminViewOf(await requirePlatformUser(tenant.id, userId, { lock: true }));
-      if (!(await deleteUserRow(tenant.id, before.user.id))) throw userNotFound();
+      if (!(await removeUser(tenant.id, before.user.id))) throw userNotFound();
       await recordAuditEvent(tenant.id, {
         ...context,
         type: "user.deleted",

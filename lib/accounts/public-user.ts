@@ -6,8 +6,8 @@ import { findEmailByAddress, selectUserEmails } from "@/lib/emails";
 import { AppError } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
 import { deleteAccount } from "./profile";
-import { findUser } from "./store";
-import type { User } from "./user";
+import { findUser } from "@/lib/users";
+import type { User } from "@/lib/users";
 
 /** A user with their primary address and every credential (Hanko's deprecated `GET /users/{id}`). */
 export interface UserWithCredentials {
