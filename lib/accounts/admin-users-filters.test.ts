@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { insertCredential } from "@/lib/credentials";
-import { setPasswordOfUser } from "@/lib/passwords";
+import { setPasswordOfUser } from "@/lib/accounts";
 import { updateTenant } from "@/lib/tenants";
 import { createTestTenant } from "@/tests/helpers/tenants";
 import { createAdminUser, listAdminUsers } from ".";

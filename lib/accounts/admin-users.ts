@@ -3,7 +3,8 @@ import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit"
 import { transaction } from "@/lib/db";
 import { emitWebhookEvent } from "@/lib/webhooks";
 import { userWebhookData } from "./user-event-data";
-import { addEmail, EmailTaken } from "@/lib/emails";
+import { EmailTaken } from "@/lib/emails";
+import { addEmail } from "./email-changes";
 import { AppError } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
 import { adminViewOf, userNotFound, type AdminUser } from "./admin-user";

@@ -2,7 +2,7 @@ import { recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { deleteAllUserCredentialRows } from "@/lib/credentials";
 import type { EmailRow } from "@/lib/db/schema";
 import { removeOtpSecret } from "@/lib/mfa";
-import { deletePasswordRow } from "@/lib/passwords";
+import { discardPassword } from "@/lib/passwords";
 import { endOtherSessions } from "@/lib/sessions";
 import type { Tenant } from "@/lib/tenants";
 
@@ -27,7 +27,7 @@ export async function removeUnprovenAccess(
   context: AuditContext,
 ): Promise<void> {
   const credentials = await deleteAllUserCredentialRows(tenant.id, userId);
-  const password = await deletePasswordRow(tenant.id, userId);
+  const password = await discardPassword(tenant.id, userId);
   const otp = await removeOtpSecret(tenant, userId);
   const sessions = await endOtherSessions(tenant, userId, undefined, context, "address first verified");
   if (credentials.length === 0 && !password && !otp && sessions === 0) return;

@@ -5,11 +5,12 @@ import type { VerifiedRegistration } from "@/lib/ceremonies/webauthn/registratio
 import { findCredential } from "@/lib/credentials";
 import { transaction } from "@/lib/db";
 import type { EmailRow } from "@/lib/db/schema";
-import { addEmail, EmailTaken } from "@/lib/emails";
+import { EmailTaken } from "@/lib/emails";
+import { addEmail } from "./email-changes";
 import { AppError, type ErrorCode } from "@/lib/errors";
 import { setFirstPassword } from "@/lib/passwords";
-import { hashPassword } from "@/lib/passwords/hashing";
-import { checkNewPassword, normalizePassword } from "@/lib/passwords/rules";
+import { hashPassword } from "@/lib/passwords";
+import { checkNewPassword, normalizePassword } from "@/lib/passwords";
 import type { Tenant } from "@/lib/tenants";
 import { emitWebhookEvent } from "@/lib/webhooks";
 import { userEventData } from "./user-event-data";

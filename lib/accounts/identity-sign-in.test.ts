@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { listAuditEvents } from "@/lib/audit";
-import { addEmail, findEmailByAddress, selectUserEmails } from "@/lib/emails";
+import { findEmailByAddress, selectUserEmails } from "@/lib/emails";
 import { AppError } from "@/lib/errors";
 import { updateTenant, type Tenant } from "@/lib/tenants";
 import { insertUser } from "@/lib/users";
 import { createTestTenant } from "@/tests/helpers/tenants";
-import { findIdentity, listIdentities, removeIdentity } from "@/lib/identities";
-import { linkIdentity, signInWithIdentity, type AssertedIdentity } from ".";
+import { findIdentity, listIdentities } from "@/lib/identities";
+import { addEmail, linkIdentity, removeIdentity, signInWithIdentity, type AssertedIdentity } from ".";
 
 const context = { ip: "192.0.2.1" };
 const asserted = (overrides: Partial<AssertedIdentity> = {}): AssertedIdentity => ({

@@ -1,7 +1,8 @@
 import { recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { transaction } from "@/lib/db";
 import type { IdentityRow } from "@/lib/db/schema";
-import { addEmail, EmailTaken, findEmailByAddress, isClaimOnly, normalizeAddress } from "@/lib/emails";
+import { EmailTaken, findEmailByAddress, isClaimOnly, normalizeAddress } from "@/lib/emails";
+import { addEmail } from "./email-changes";
 import { AppError } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
 import { findUser, insertUser, lockUser, type User } from "@/lib/users";

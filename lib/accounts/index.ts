@@ -42,3 +42,24 @@ export {
   type IdentitySignIn,
 } from "./identity-sign-in";
 export { verifyEmail, type VerifyEmailOptions } from "./verify-email";
+export { addEmail, removeEmail, setPrimary, type AddEmailOptions } from "./email-changes";
+export { createEmail, deleteEmail, listEmails, setPrimaryEmail, type CreatedEmail } from "./own-emails";
+export {
+  createUserEmail,
+  deleteUserEmail,
+  getUserEmail,
+  listUserEmails,
+  setUserPrimaryEmail,
+  type AdminEmailInput,
+} from "./admin-emails";
+export { setPassword, type SetPasswordInput, type SetPasswordOptions } from "./set-password";
+export { deletePasswordOfUser, getPasswordOfUser, setPasswordOfUser } from "./admin-passwords";
+export { removeIdentity } from "./identities";
+export {
+  finalizePasscode,
+  initializePasscode,
+  sendPasscode,
+  type FinalizedPasscode,
+  type FinalizePasscodeInput,
+  type InitializePasscodeInput,
+} from "./passcode-login";

@@ -1,7 +1,8 @@
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { transaction } from "@/lib/db";
 import { selectUserCredentials } from "@/lib/credentials";
-import { addEmail, EmailTaken, findEmailByAddress, normalizeAddress, selectUserEmails } from "@/lib/emails";
+import { EmailTaken, findEmailByAddress, normalizeAddress, selectUserEmails } from "@/lib/emails";
+import { addEmail } from "./email-changes";
 import { AppError } from "@/lib/errors";
 import { hasPassword } from "@/lib/passwords";
 import { issueSession, selectUserSessions, type IssuedSession } from "@/lib/sessions";

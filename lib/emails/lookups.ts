@@ -2,6 +2,8 @@ import { and, eq, ilike, inArray, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { executor, likePattern } from "@/lib/db";
 import { emails } from "@/lib/db/schema";
+import type { Tenant } from "@/lib/tenants";
+import { selectUserEmails } from "./store";
 
 /*
  * Batch look-ups by address for readers that show or search users by email (the audit log API): one
@@ -42,4 +44,10 @@ export async function userIdsByAddressFragment(
 export function holdsAddressLike(tenantId: string, fragment: string): (userId: AnyPgColumn) => SQL {
   return (userId) =>
     sql`exists (select 1 from ${emails} where ${emails.userId} = ${userId} and ${emails.tenantId} = ${tenantId} and ${emails.address} like ${likePattern(fragment)})`;
+}
+
+/** The user's primary address, when it is verified (where account notices may go). */
+export async function verifiedPrimaryAddress(tenant: Tenant, userId: string): Promise<string | undefined> {
+  const primary = (await selectUserEmails(tenant.id, userId)).find((row) => row.isPrimary);
+  return primary?.verified ? primary.address : undefined;
 }

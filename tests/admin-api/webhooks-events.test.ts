@@ -9,8 +9,9 @@ import * as collection from "@/app/(admin-api)/t/[tenantId]/admin/webhooks/route
 import * as deliveriesRoute from "@/app/(admin-api)/t/[tenantId]/admin/webhooks/[webhookId]/deliveries/route";
 import { executor } from "@/lib/db";
 import { sessions, webhookDeliveries } from "@/lib/db/schema";
-import { addEmail, findEmailByAddress, removeEmail, setPrimary } from "@/lib/emails";
-import { setPassword } from "@/lib/passwords";
+import { findEmailByAddress } from "@/lib/emails";
+import { addEmail, removeEmail, setPrimary } from "@/lib/accounts";
+import { setPassword } from "@/lib/accounts";
 import { endSession, issueSession, sweepExpiredSessions } from "@/lib/sessions";
 import { updateTenant, type Tenant } from "@/lib/tenants";
 import { type ProvisionedTenant } from "@/lib/accounts";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { EmailRow } from "@/lib/db/schema";
-import type { CreatedEmail } from "@/lib/emails";
+import type { CreatedEmail } from "@/lib/accounts";
 import { EmailAddress } from "@/lib/emails/address";
 import { defineContract } from "@/lib/http/contract";
 import { PlatformError, platformErrors } from "../schemas";

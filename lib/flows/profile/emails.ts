@@ -1,4 +1,4 @@
-import { addEmail } from "@/lib/emails";
+import { addEmail } from "@/lib/accounts";
 import { verifyEmail } from "@/lib/accounts";
 import type { FlowContext } from "@/lib/flows/definition";
 import { FlowError } from "@/lib/flows/errors";

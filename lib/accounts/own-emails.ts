@@ -2,14 +2,12 @@ import { auditFailures, type AuditContext } from "@/lib/audit";
 import type { EmailRow } from "@/lib/db/schema";
 import { AppError, isFault } from "@/lib/errors";
 import { getLogger } from "@/lib/log";
-import { sendPasscode, type PasscodeInfo } from "@/lib/passcodes";
+import { type PasscodeInfo } from "@/lib/passcodes";
+import { sendPasscode } from "@/lib/accounts";
 import type { Tenant } from "@/lib/tenants";
 import type { User } from "@/lib/users";
-import { addEmail } from "./add-email";
-import { normalizeAddress } from "./address";
-import { removeEmail } from "./remove-email";
-import { setPrimary } from "./set-primary";
-import { selectUserEmails } from "./store";
+import { addEmail, removeEmail, setPrimary } from "./email-changes";
+import { normalizeAddress, selectUserEmails } from "@/lib/emails";
 
 /** `GET /emails`: the user's addresses, oldest first. */
 export async function listEmails(tenant: Tenant, user: User): Promise<EmailRow[]> {
@@ -71,10 +69,4 @@ export async function deleteEmail(
   await auditFailures(tenant.id, "email.delete", context, () =>
     removeEmail(tenant, user.id, emailId, context),
   );
-}
-
-/** The user's primary address, when it is verified (where account notices may go). */
-export async function verifiedPrimaryAddress(tenant: Tenant, userId: string): Promise<string | undefined> {
-  const primary = (await selectUserEmails(tenant.id, userId)).find((row) => row.isPrimary);
-  return primary?.verified ? primary.address : undefined;
 }

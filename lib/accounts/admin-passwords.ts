@@ -6,10 +6,16 @@ import { endOtherSessions } from "@/lib/sessions";
 import type { Tenant } from "@/lib/tenants";
 import { requirePlatformUser } from "@/lib/users";
 import { emitWebhookEvent } from "@/lib/webhooks";
-import { userEventData } from "@/lib/accounts";
-import { hashPassword } from "./hashing";
-import { checkNewPassword, ensurePasswordsEnabled, normalizePassword } from "./rules";
-import { deletePasswordRow, findPassword, upsertPassword } from "./store";
+import { userEventData } from "./user-event-data";
+import {
+  checkNewPassword,
+  discardPassword,
+  ensurePasswordsEnabled,
+  findPassword,
+  hashPassword,
+  normalizePassword,
+  savePasswordHash,
+} from "@/lib/passwords";
 
 // The admin API's operations on a user's password, with the API key as the actor. An unknown user,
 // another tenant's or a Passkey API user is USER_NOT_FOUND (`requirePlatformUser`).
@@ -54,7 +60,7 @@ export async function setPasswordOfUser(
         throw new AppError("CONFLICT", undefined, { details: ["the user already has a password"] });
       }
       if (mode === "update" && !existing) throw passwordNotFound();
-      await upsertPassword(tenant.id, userId, hash);
+      await savePasswordHash(tenant.id, userId, hash);
       await recordAuditEvent(tenant.id, {
         ...context,
         type: `${type}.succeeded`,
@@ -79,7 +85,7 @@ export async function deletePasswordOfUser(
   await auditFailures(tenant.id, type, context, () =>
     transaction(async () => {
       await requirePlatformUser(tenant.id, userId, { lock: true });
-      if (!(await deletePasswordRow(tenant.id, userId))) throw passwordNotFound();
+      if (!(await discardPassword(tenant.id, userId))) throw passwordNotFound();
       await recordAuditEvent(tenant.id, {
         ...context,
         type: `${type}.succeeded`,

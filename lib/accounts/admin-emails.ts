@@ -4,11 +4,8 @@ import type { EmailRow } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
 import { requirePlatformUser } from "@/lib/users";
-import { addEmail } from "./add-email";
-import { normalizeAddress } from "./address";
-import { removeEmail } from "./remove-email";
-import { setPrimary } from "./set-primary";
-import { findEmail, selectUserEmails } from "./store";
+import { addEmail, removeEmail, setPrimary } from "./email-changes";
+import { findEmail, normalizeAddress, selectUserEmails } from "@/lib/emails";
 
 // The admin API's operations on a user's addresses: the same rules as the user's own (addEmail,
 // setPrimary, removeEmail), with the API key as the actor. An unknown user, another tenant's or a Passkey
