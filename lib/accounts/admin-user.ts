@@ -1,29 +1,15 @@
-import { selectUserCredentials, type Credential } from "@/lib/credentials";
-import type { EmailRow, IdentityRow } from "@/lib/db/schema";
+import type { AdminUser } from "@/lib/contracts/admin/users";
+import { selectUserCredentials } from "@/lib/credentials";
 import { selectUserEmails } from "@/lib/emails";
 import { AppError } from "@/lib/errors";
 import { listIdentities } from "@/lib/identities";
-import { readUserMetadata, type UserMetadata } from "@/lib/metadata";
+import { readUserMetadata } from "@/lib/metadata";
 import { findOtpSecret } from "@/lib/mfa";
 import { findPassword } from "@/lib/passwords";
 import { requirePlatformUser } from "@/lib/users";
 import type { User } from "@/lib/users";
 
-/**
- * Everything Hanko's admin `User` shows of a platform user: the user row (username and profile claims),
- * addresses, WebAuthn credentials, when the password and the authenticator app were set up, metadata,
- * identities at third-party and SAML providers.
- * The password and the OTP secret have no id of their own in Sesame: theirs is the user's id.
- */
-export interface AdminUser {
-  user: User;
-  emails: EmailRow[];
-  credentials: Credential[];
-  password: { id: string; createdAt: Date; updatedAt: Date } | undefined;
-  otp: { id: string; createdAt: Date } | undefined;
-  metadata: UserMetadata;
-  identities: IdentityRow[];
-}
+export type { AdminUser };
 
 export const userNotFound = () => new AppError("USER_NOT_FOUND", undefined, { details: ["user not found"] });
 

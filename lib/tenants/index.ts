@@ -14,7 +14,7 @@ export {
   TenantSettings,
   UpdateTenantInput,
   WebauthnPolicy,
-} from "./schemas";
+} from "@/lib/settings/schemas";
 export { UUID_PATTERN, type Tenant } from "./tenant";
 export { getJwks, rotateSigningKey, signToken, type SignTokenOptions } from "./signing-keys";
 export { listSigningKeys, type SigningKeyInfo } from "./signing-keys";

@@ -3,9 +3,9 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { AppError } from "@/lib/errors";
 import { createTenant, updateTenant } from ".";
-import { DEFAULT_PLATFORM_SETTINGS, DEFAULT_SETTINGS } from "./defaults";
+import { DEFAULT_PLATFORM_SETTINGS, DEFAULT_SETTINGS } from "@/lib/settings/defaults";
 import { mergeSettings } from "./merge-settings";
-import { SettingsPatch, SettingsSections, UpdateTenantInput } from "./schemas";
+import { SettingsPatch, SettingsSections, UpdateTenantInput } from "@/lib/settings/schemas";
 import { applySettingsPatch } from "./settings";
 
 describe("tenant settings defaults", () => {

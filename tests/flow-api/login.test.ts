@@ -17,7 +17,7 @@ import type { FlowResponse } from "@/lib/flows";
 import { MAX_FAILED_ATTEMPTS } from "@/lib/passwords";
 import { setPassword } from "@/lib/accounts";
 import type { Tenant } from "@/lib/tenants";
-import type { UpdateTenantInput } from "@/lib/tenants/schemas";
+import type { UpdateTenantInput } from "@/lib/settings/schemas";
 import { findUser, insertUser, type User } from "@/lib/users";
 import { call } from "../helpers/http";
 import {

@@ -13,7 +13,7 @@ import { SoftwareUafAuthenticator, type CreateSoftwareAuthenticatorOptions } fro
 import { executor } from "@/lib/db";
 import { uafRegistrations, uafRequests, users } from "@/lib/db/schema";
 import type { ProvisionedTenant } from "@/lib/accounts";
-import type { CreateTenantInput } from "@/lib/tenants/schemas";
+import type { CreateTenantInput } from "@/lib/settings/schemas";
 import { call } from "./http";
 import { matchTemplate } from "./routes";
 import { createTestTenant } from "./tenants";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { AuditLogEntry } from "@/lib/audit";
-import { defineContract } from "@/lib/http/contract";
+import { defineContract } from "@/lib/contracts/contract";
 import { TenantIdParam, platformErrors } from "../schemas";
 
 export const AuditLog = z

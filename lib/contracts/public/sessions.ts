@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineContract } from "@/lib/http/contract";
+import { defineContract } from "@/lib/contracts/contract";
 import type { SessionClaims, SessionValidation as Validation } from "@/lib/sessions";
 import type { User } from "@/lib/users";
 import type { UserProfile } from "@/lib/accounts";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { EmailAddress } from "@/lib/emails/address";
-import { defineContract } from "@/lib/http/contract";
+import { defineContract } from "@/lib/contracts/contract";
 import type { UserWithCredentials } from "@/lib/accounts";
 import { WebauthnCredential, credentialWire } from "../credentials";
 import { PlatformError, platformErrors } from "../schemas";

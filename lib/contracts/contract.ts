@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { ZodOpenApiResponsesObject } from "zod-openapi";
 import type { ApiKeyScope } from "@/lib/db/schema";
-import { PlatformError } from "@/lib/contracts/schemas";
+import { PlatformError } from "./schemas";
 
 /** The API surfaces; each has its own error shape, auth scheme and OpenAPI document. */
 export const SURFACES = ["authenticator", "passkey", "public", "flow", "admin", "health"] as const;

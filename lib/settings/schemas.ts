@@ -1,8 +1,11 @@
 import { X509Certificate } from "node:crypto";
 import { z } from "zod";
 import { aaidSchema } from "@/lib/ceremonies/uaf";
-import { SIGNING_ALGORITHMS } from "@/lib/db/schema";
 import { settingsPatch } from "./settings-patch";
+
+/** The JWT signing algorithms a tenant may choose (its signing keys are of that kind). */
+export const SIGNING_ALGORITHMS = ["RS256", "ES256", "EdDSA"] as const;
+export type SigningAlgorithm = (typeof SIGNING_ALGORITHMS)[number];
 
 /*
  * Each settings section (a jsonb column of `tenants`) is declared once, here: its TypeScript type is the

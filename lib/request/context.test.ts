@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "@/lib/config";
-import { clientIp, requestContext } from "./request-context";
+import { clientIp, requestContext } from "@/lib/request/context";
 
 describe("client IP from X-Forwarded-For", () => {
   it("is the socket peer (the last entry) without trusted proxies; earlier entries are the client's claims", () => {
