@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { queryAuditLogs } from "@/lib/audit";
+import { queryAuditLogs } from "@/lib/audit-logs";
 import { upsertExternalUser } from "@/lib/users";
 import { createAdminUser } from "@/lib/accounts";
 import { createTestTenant } from "@/tests/helpers/tenants";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { AuditLogEntry } from "@/lib/audit";
+import type { AuditLogEntry } from "@/lib/audit-logs";
 import { defineContract } from "@/lib/contracts/contract";
 import { TenantIdParam, platformErrors } from "../schemas";
 

@@ -1,4 +1,4 @@
-import type { AuditLogFilter } from "@/lib/audit";
+import type { AuditLogFilter } from "@/lib/audit-logs";
 import { AuditLogQuery } from "@/lib/contracts/admin/audit-logs";
 import { ValidationFailed } from "@/lib/errors";
 

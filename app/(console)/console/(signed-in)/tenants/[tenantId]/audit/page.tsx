@@ -12,7 +12,7 @@ import {
   buttonClass,
   fieldProps,
 } from "@/components/console/ui";
-import { AUDIT_LOG_PAGE, queryAuditLogs, type AuditLogEntry, type AuditLogListing } from "@/lib/audit";
+import { AUDIT_LOG_PAGE, queryAuditLogs, type AuditLogEntry, type AuditLogListing } from "@/lib/audit-logs";
 import { requireTenant } from "@/lib/console/guard";
 import { EntryDrawer } from "./entry-drawer";
 import { auditFilterOf, filterErrorsOf, filterQuery } from "./filters";

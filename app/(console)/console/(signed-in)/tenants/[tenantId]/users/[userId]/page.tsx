@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
-import { queryAuditLogs } from "@/lib/audit";
+import { queryAuditLogs } from "@/lib/audit-logs";
 import { requireTenant } from "@/lib/console/guard";
 import { passkeyProviderName, type Credential } from "@/lib/credentials";
 import { AppError } from "@/lib/errors";

@@ -1,7 +1,7 @@
 import type { AuditLogRow } from "@/lib/db/schema";
 import { findEmailByAddress, primaryAddressesOf, userIdsByAddressFragment } from "@/lib/emails";
 import { ValidationFailed } from "@/lib/errors";
-import type { AuditLogSelection } from "./store";
+import type { AuditLogSelection } from "@/lib/audit";
 
 /** What the admin API filters a tenant's audit log by (Hanko's `GET /audit_logs` query). */
 export interface AuditLogFilter {

@@ -1,7 +1,7 @@
 import { getLogger } from "@/lib/log";
 import { entriesOf, selectionOf, type AuditLogFilter } from "./audit-log-entries";
 import { auditLogCsvHeader, auditLogCsvRecord } from "./csv";
-import { selectAuditLogBatch } from "./store";
+import { auditLogBatch } from "@/lib/audit";
 
 const DEFAULT_BATCH = 1000;
 
@@ -28,7 +28,7 @@ export async function exportAuditLogs(
       },
       async pull(controller) {
         try {
-          const rows = await selectAuditLogBatch(tenantId, selection, { beforeSeq, limit: batchSize });
+          const rows = await auditLogBatch(tenantId, selection, { beforeSeq, limit: batchSize });
           if (rows.length > 0) {
             beforeSeq = rows.at(-1)!.seq;
             const entries = await entriesOf(tenantId, rows);

@@ -4,7 +4,8 @@ import { recordAuditEvent } from "@/lib/audit";
 import { insertCredential } from "@/lib/credentials";
 import { insertUser } from "@/lib/users";
 import { createTestTenant } from "@/tests/helpers/tenants";
-import { lastDays, overviewCounts, recordEventAnalytics, tenantAnalytics } from ".";
+import { recordEventAnalytics } from "@/lib/analytics";
+import { lastDays, overviewCounts, tenantAnalytics } from "./analytics";
 
 const today = () => lastDays(1).to;
 const session = (actor: string, amr: string[], details: Record<string, unknown> = {}) =>

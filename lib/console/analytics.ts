@@ -1,8 +1,17 @@
 import { usersWithPasskeys } from "@/lib/credentials";
 import { countUsersByTenant } from "@/lib/users";
-import { LOGIN_METHODS, type LoginMethod } from "./classify";
-import { addDays, bucketStart, bucketStarts, utcDay, type Bucket } from "./days";
-import { selectActiveUsers, selectDailyTotals, selectTotalsSince } from "./store";
+import {
+  activeUsers,
+  addDays,
+  bucketStart,
+  bucketStarts,
+  dailyTotals,
+  LOGIN_METHODS,
+  totalsSince,
+  utcDay,
+  type Bucket,
+  type LoginMethod,
+} from "@/lib/analytics";
 
 export interface AnalyticsPoint {
   /** The bucket's first day (`YYYY-MM-DD`, UTC; a week starts on Monday). */
@@ -57,12 +66,12 @@ export async function tenantAnalytics(
   }));
   const byStart = new Map(series.map((point) => [point.start, point]));
   const totals = { signups: 0, logins: emptyLogins(), failedLogins: 0 };
-  for (const row of await selectDailyTotals(tenantId, from, to)) {
+  for (const row of await dailyTotals(tenantId, from, to)) {
     const point = byStart.get(bucketStart(row.day, bucket));
     if (point) add(point, row.metric, row.value);
     add(totals, row.metric, row.value);
   }
-  const active = await selectActiveUsers(tenantId, from, to);
+  const active = await activeUsers(tenantId, from, to);
   const external = active.filter((id) => id.startsWith("external:")).length;
   const holders = await usersWithPasskeys(
     tenantId,
@@ -99,10 +108,7 @@ export function lastDays(days: number, now: Date = new Date()): { from: string; 
 /** Per tenant: its users, and its sign-ups and successful logins of the last 30 days (from the rollup). */
 export async function overviewCounts(tenantIds: string[], now: Date = new Date()): Promise<TenantOverview[]> {
   const { from } = lastDays(30, now);
-  const [users, totals] = await Promise.all([
-    countUsersByTenant(tenantIds),
-    selectTotalsSince(tenantIds, from),
-  ]);
+  const [users, totals] = await Promise.all([countUsersByTenant(tenantIds), totalsSince(tenantIds, from)]);
   const counts = new Map(
     tenantIds.map((tenantId) => [
       tenantId,

@@ -1,6 +1,6 @@
 import { ValidationFailed } from "@/lib/errors";
 import { entriesOf, selectionOf, type AuditLogEntry, type AuditLogFilter } from "./audit-log-entries";
-import { countAuditLogs, selectAuditLogPage } from "./store";
+import { auditLogCount, auditLogPage } from "@/lib/audit";
 
 export interface AuditLogListing {
   entries: AuditLogEntry[];
@@ -31,8 +31,8 @@ export async function queryAuditLogs(
   }
   const selection = await selectionOf(tenantId, filter);
   const [rows, total] = await Promise.all([
-    selectAuditLogPage(tenantId, selection, { offset: (page - 1) * perPage, limit: perPage }),
-    countAuditLogs(tenantId, selection),
+    auditLogPage(tenantId, selection, { offset: (page - 1) * perPage, limit: perPage }),
+    auditLogCount(tenantId, selection),
   ]);
   return { entries: await entriesOf(tenantId, rows), total, page, perPage };
 }
