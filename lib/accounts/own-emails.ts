@@ -3,7 +3,7 @@ import type { EmailRow } from "@/lib/db/schema";
 import { AppError, isFault } from "@/lib/errors";
 import { getLogger } from "@/lib/log";
 import { type PasscodeInfo } from "@/lib/passcodes";
-import { sendPasscode } from "@/lib/accounts";
+import { sendPasscode } from "./passcode-login";
 import type { Tenant } from "@/lib/tenants";
 import type { User } from "@/lib/users";
 import { addEmail, removeEmail, setPrimary } from "./email-changes";
