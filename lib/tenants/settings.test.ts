@@ -18,7 +18,7 @@ describe("tenant settings defaults", () => {
   );
 
   it("imports nothing but types, so client components can read the defaults", () => {
-    const source = fs.readFileSync(path.join(import.meta.dirname, "defaults.ts"), "utf8");
+    const source = fs.readFileSync(path.join(import.meta.dirname, "../settings/defaults.ts"), "utf8");
     const imports = source.match(/^import .*$/gm) ?? [];
     expect(imports.length).toBeGreaterThan(0);
     expect(imports.every((line) => line.startsWith("import type "))).toBe(true);
