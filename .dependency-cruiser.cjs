@@ -21,6 +21,7 @@ const LAYERS = [
       "request",
       "mail",
       "metrics",
+      "background",
     ),
   ],
   [
@@ -53,6 +54,7 @@ const LAYERS = [
       "hosted",
       "thirdparty",
       "saml",
+      "openid",
       "flows",
       "audit-logs",
       "operators",

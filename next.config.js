@@ -1,10 +1,15 @@
 /** @type {import('next').NextConfig} */
 const config = {
   // PGlite ships WASM and data files; keep it out of the server bundles.
-  serverExternalPackages: ["@electric-sql/pglite", "pino", "prom-client"],
+  // oidc-provider (a Koa application, lib/openid) is loaded as it ships, not bundled.
+  serverExternalPackages: ["@electric-sql/pglite", "pino", "prom-client", "oidc-provider"],
   // The spec's status page is `GET {tenant_url}/admin/` with a trailing slash; do not redirect it away.
   skipTrailingSlashRedirect: true,
   poweredByHeader: false,
+  // No page uses next/image. Its optimizer (`/_next/image?url=…`) fetches the URL inside the server, past
+  // the admin-port split (scripts/server.mjs): `?url=/metrics` on the public port would read the admin side.
+  // Off, `/_next/image` is a 404 (and scripts/lib/listener-paths.mjs answers it on neither port).
+  images: { unoptimized: true },
   experimental: {
     // Next.js loads every route's server modules when it starts (≈ 200 here: console, hosted pages,
     // every API). A route's modules are now loaded on its first request instead: a server under the

@@ -1,4 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
+import { CONSOLE_PATH_HEADER } from "@/lib/console/return-path";
 import { hostedCsp, newNonce } from "@/lib/hosted/csp";
 
 /**
@@ -7,6 +8,7 @@ import { hostedCsp, newNonce } from "@/lib/hosted/csp";
  * response. The pages render dynamically, so every response gets its own nonce.
  */
 export function proxy(request: NextRequest) {
+  if (request.nextUrl.pathname.startsWith("/console")) return consolePath(request);
   const policy = hostedCsp(newNonce(), { development: process.env.NODE_ENV === "development" });
   const headers = new Headers(request.headers);
   headers.set("Content-Security-Policy", policy);
@@ -15,6 +17,16 @@ export function proxy(request: NextRequest) {
   return response;
 }
 
+/**
+ * Console pages learn their own path from `x-sesame-console-path` (set here, whatever the client sent):
+ * a page that finds the session ended sends the operator to sign in and then back to it.
+ */
+function consolePath(request: NextRequest) {
+  const headers = new Headers(request.headers);
+  headers.set(CONSOLE_PATH_HEADER, `${request.nextUrl.pathname}${request.nextUrl.search}`);
+  return NextResponse.next({ request: { headers } });
+}
+
 export const config = {
-  matcher: "/t/:tenantId/hosted/:path*",
+  matcher: ["/t/:tenantId/hosted/:path*", "/console/:path*"],
 };

@@ -210,6 +210,8 @@ declare class SesameClient {
   /** Watches a known session: when it stops being valid, `<prefix>-session-expired` fires once. */
   private track;
   private checkSession;
+  /** Forgets the session of `userId` and dispatches `<prefix>-session-expired`, once per known session. */
+  private sessionEnded;
   /** `on("authSuccess", detail => …)`: listens on `document`; returns the function that stops it. */
   on<K extends EventKey>(key: K, callback: (detail: EventDetails[K]) => void): () => void;
   onAuthSuccess(callback: (detail: EventDetails["authSuccess"]) => void): () => void;
@@ -308,6 +310,7 @@ declare const en: {
   readonly "text.signedIn": "You are signed in.";
   readonly "text.accountDeleted": "Your account is deleted.";
   readonly "text.tryAgain": "Try again";
+  readonly "text.passkeyExplained": "A passkey signs you in with your fingerprint, face or screen lock instead of a password, and cannot be phished.";
   readonly "text.save": "Save";
   readonly "text.cancel": "Cancel";
   readonly "text.confirmDelete": "Delete your account for good? This cannot be undone.";
@@ -354,9 +357,10 @@ declare const en: {
   readonly "error.passcode_max_attempts_reached": "Too many wrong codes. Ask for a new one.";
   readonly "error.passkey_invalid": "The passkey was not accepted.";
   readonly "error.rate_limit_exceeded": "Too many attempts. Please wait a moment.";
-  readonly "error.unauthorized": "Please sign in again.";
+  readonly "error.unauthorized": "Your session has ended. Please sign in again.";
   readonly "error.not_found": "Not found.";
   readonly "error.webauthn_cancelled": "The passkey request was cancelled or timed out.";
+  readonly "error.webauthn_credential_exists": "This device or password manager already holds a passkey for your account. Use that one, or add a passkey on another device.";
   readonly "error.signup_disabled": "Sign-up is turned off.";
   readonly "error.third_party_access_denied": "The sign-in at the provider was cancelled or refused.";
 };

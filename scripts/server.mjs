@@ -14,13 +14,31 @@
  * (scripts/lib/listener-paths.mjs; docs/metrics.md). Which port a request came in on is the socket's,
  * so no header can move a request to the other side.
  *
- * Environment: PORT (default 3000), SESAME_ADMIN_PORT (unset: one port), and all of Sesame's settings,
- * which the app validates at boot.
+ * On SIGTERM (or SIGINT) it shuts down gracefully, so a rolling restart fails no request: `/readyz`
+ * answers 503 at once, both ports stop accepting connections, the requests in flight finish (for at most
+ * SESAME_SHUTDOWN_GRACE_SECONDS, default 25; responses meanwhile say `Connection: close`), the webhook
+ * worker hands back the deliveries it could not finish, the database closes, and the process exits 0
+ * (1 when the grace period cut requests short). docs/operations.md has the Kubernetes settings.
+ *
+ * Admission control: with SESAME_MAX_REQUESTS_IN_FLIGHT requests in flight (default 256), another is
+ * answered at once with 503 and Retry-After in its surface's error shape (scripts/lib/admission.mjs); the
+ * health probes are always admitted.
+ *
+ * Environment: PORT (default 3000), SESAME_ADMIN_PORT (unset: one port), SESAME_SHUTDOWN_GRACE_SECONDS,
+ * SESAME_MAX_REQUESTS_IN_FLIGHT, and all of Sesame's settings, which the app validates at boot.
  */
 import http from "node:http";
 import path from "node:path";
 import process from "node:process";
+import { clearInterval, clearTimeout, setInterval, setTimeout } from "node:timers";
 import { fileURLToPath } from "node:url";
+import {
+  DEFAULT_MAX_IN_FLIGHT,
+  OVERLOAD_RETRY_AFTER_SECONDS,
+  isExempt,
+  maxInFlightProblem,
+  overloadAnswer,
+} from "./lib/admission.mjs";
 import { answersOn, portProblem } from "./lib/listener-paths.mjs";
 
 // As `next start`: production unless NODE_ENV says otherwise.
@@ -46,6 +64,28 @@ if (adminPortText !== undefined && (portProblem(adminPortText) || adminPort === 
       "must be a whole number from 1 to 65535, other than PORT",
   );
 }
+
+const graceText = process.env.SESAME_SHUTDOWN_GRACE_SECONDS || "25";
+const graceSeconds = Number(graceText);
+if (!/^\d+$/.test(graceText) || graceSeconds > 3600) {
+  fail(
+    `Invalid configuration:\n  SESAME_SHUTDOWN_GRACE_SECONDS=${JSON.stringify(graceText)}: ` +
+      "must be a whole number of seconds from 0 to 3600",
+  );
+}
+
+const maxInFlightText = process.env.SESAME_MAX_REQUESTS_IN_FLIGHT || String(DEFAULT_MAX_IN_FLIGHT);
+if (maxInFlightProblem(maxInFlightText)) {
+  fail(
+    `Invalid configuration:\n  SESAME_MAX_REQUESTS_IN_FLIGHT=${JSON.stringify(maxInFlightText)}: ` +
+      maxInFlightProblem(maxInFlightText),
+  );
+}
+const maxInFlight = Number(maxInFlightText);
+let shed = 0;
+// Read by lib/metrics (sesame_http_requests_in_flight, sesame_http_requests_shed_total).
+const ADMISSION = Symbol.for("sesame.admission");
+globalThis[ADMISSION] = { inFlight: () => inFlight, shed: () => shed, max: maxInFlight };
 
 /** How Node reports an IPv4 peer on a dual-stack socket (`::ffff:127.0.0.1`) is the IPv4 address. */
 function socketAddress(socket) {
@@ -93,8 +133,27 @@ function notFound(res) {
   res.end(JSON.stringify({ code: 404, message: "Not Found" }));
 }
 
+// Read by lib/health (readiness) once the process is shutting down.
+const DRAINING = Symbol.for("sesame.draining");
+// lib/boot's shutdown(requestsDone): background work, webhook worker, database.
+const SHUTDOWN = Symbol.for("sesame.shutdown");
+let closing = false;
+let inFlight = 0;
+
 /** @param {"public" | "admin"} listener */
 const serve = (listener) => async (req, res) => {
+  if (inFlight >= maxInFlight && !isExempt(req.url)) {
+    shed++;
+    const answer = overloadAnswer(req.url, OVERLOAD_RETRY_AFTER_SECONDS);
+    res.writeHead(answer.status, answer.headers);
+    res.end(answer.body);
+    return;
+  }
+  inFlight++;
+  res.once("close", () => inFlight--);
+  // While draining, every answer ends its connection: the client's next request opens a new one,
+  // which reaches another instance.
+  if (closing) res.setHeader("connection", "close");
   if (adminServer && !answersOn(listener, req.url)) {
     notFound(res);
     return;
@@ -115,21 +174,53 @@ const serve = (listener) => async (req, res) => {
 server.on("request", serve("public"));
 adminServer?.on("request", serve("admin"));
 
-// As `next start`: stop accepting (on both ports), finish pending requests, close Next.js, exit 130 (SIGINT)
-// or 143 (SIGTERM).
-let closing = false;
-for (const [signal, code] of [
-  ["SIGINT", 130],
-  ["SIGTERM", 143],
-]) {
+/**
+ * Closes the listeners and resolves once every connection has ended (no request in flight, none
+ * accepted but not yet read), or after the grace period (true when it cut requests short).
+ */
+function requestsFinished(listeners) {
+  return new Promise((resolve) => {
+    const grace = setTimeout(() => resolve(true), graceSeconds * 1000);
+    const closed = listeners.map((listener) => new Promise((done) => listener.close(() => done())));
+    void Promise.all(closed).then(() => {
+      clearTimeout(grace);
+      resolve(false);
+    });
+  });
+}
+
+/**
+ * Graceful shutdown: not ready at once, no new connections, the requests in flight finished, idle
+ * keep-alive connections closed as they become idle, then lib/boot's shutdown (webhook worker hands
+ * back its deliveries, database closed) and exit 0.
+ */
+async function shutdown() {
+  closing = true;
+  globalThis[DRAINING] = true;
+  const listeners = [server, adminServer].filter(Boolean);
+  const finished = requestsFinished(listeners);
+  const sweep = setInterval(() => listeners.forEach((listener) => listener.closeIdleConnections()), 100);
+  let cut = false;
+  try {
+    await ready.catch(() => {});
+    const work = globalThis[SHUTDOWN]?.(finished);
+    cut = await finished;
+    clearInterval(sweep);
+    for (const listener of listeners) {
+      if (cut) listener.closeAllConnections();
+      else listener.closeIdleConnections();
+    }
+    await work;
+    await app.close();
+  } catch (error) {
+    process.stderr.write(`Shutdown failed: ${error?.stack ?? String(error)}\n`);
+    cut = true;
+  }
+  process.exit(cut ? 1 : 0);
+}
+
+for (const signal of ["SIGINT", "SIGTERM"]) {
   process.on(signal, () => {
-    if (closing) return;
-    closing = true;
-    const closed = (listener) =>
-      new Promise((resolve) => (listener ? listener.close(() => resolve()) : resolve()));
-    Promise.all([closed(server), closed(adminServer)])
-      .then(() => app.close())
-      .catch((error) => process.stderr.write(`${error?.stack ?? String(error)}\n`))
-      .finally(() => process.exit(code));
+    if (!closing) void shutdown();
   });
 }

@@ -46,6 +46,7 @@ const PROVIDER_OPTIONS = {
   "groups-attribute": { type: "string" },
   "sign-requests": { type: "string" },
   "allow-linking": { type: "string" },
+  "require-certificate-confirmation": { type: "string" },
   enabled: { type: "string" },
 } as const;
 
@@ -71,6 +72,7 @@ function providerBody(values: Record<string, unknown>): Record<string, unknown> 
   for (const [option, field] of [
     ["sign-requests", "sign_requests"],
     ["allow-linking", "allow_linking"],
+    ["require-certificate-confirmation", "require_certificate_confirmation"],
     ["enabled", "enabled"],
   ] as const) {
     const value = flag(values, option);
@@ -87,11 +89,13 @@ const summary = (p: SamlProvider) => ({
   entityId: p.entityId,
   signRequests: p.signRequests,
   allowLinking: p.allowLinking,
+  pendingCertificates: p.pendingCertificates.length,
 });
 
 const PROVIDER_USAGE =
   "[--email-attribute <name>] [--name-attribute <name>] [--groups-attribute <name>] " +
-  "[--sign-requests true|false] [--allow-linking true|false] [--enabled true|false] [--json]";
+  "[--sign-requests true|false] [--allow-linking true|false] [--require-certificate-confirmation true|false] " +
+  "[--enabled true|false] [--json]";
 
 export const samlList: Command = {
   name: "saml list",
@@ -126,13 +130,22 @@ export const samlAdd: Command = {
 
 export const samlUpdate: Command = {
   name: "saml update",
-  usage: `saml update --tenant <tenant-id> --id <provider-id> [--name <name>] [--domain <domain>...] [--metadata-url <url> | --metadata-file <path> | --refresh-metadata] ${PROVIDER_USAGE}`,
-  description: "Change a SAML identity provider; --refresh-metadata fetches its metadata URL again.",
-  options: { ...PROVIDER_OPTIONS, id: { type: "string" }, "refresh-metadata": { type: "boolean" } },
+  usage: `saml update --tenant <tenant-id> --id <provider-id> [--name <name>] [--domain <domain>...] [--metadata-url <url> | --metadata-file <path> | --refresh-metadata | --confirm-certificates true|false] ${PROVIDER_USAGE}`,
+  description:
+    "Change a SAML identity provider; --refresh-metadata fetches its metadata URL again; " +
+    "--confirm-certificates takes (true) or drops (false) the certificates a refresh left pending.",
+  options: {
+    ...PROVIDER_OPTIONS,
+    id: { type: "string" },
+    "refresh-metadata": { type: "boolean" },
+    "confirm-certificates": { type: "string" },
+  },
   async run({ values, json }) {
     const tenantId = await tenantOf(values);
     const body = providerBody(values);
     if (values["refresh-metadata"] === true) body.refresh_metadata = true;
+    const confirm = flag(values, "confirm-certificates");
+    if (confirm !== undefined) body.confirm_certificates = confirm;
     if (Object.keys(body).length === 0) throw new UsageError("nothing to change");
     const provider = await updateSamlProvider(tenantId, idOf(values), body, CLI);
     if (json) return printJson({ provider });

@@ -16,16 +16,24 @@ import { Button, type ButtonVariant, cx, fieldProps } from "./ui";
 /** The console's interactive shared components: toasts, confirmation dialog, copy button, action hook. */
 
 type Toast = { id: number; tone: "success" | "error"; message: string };
-const ToastContext = createContext<(tone: Toast["tone"], message: string) => void>(() => {});
+/** Shows a toast; `null` takes the current one away (a later success clears an earlier error). */
+type Notify = (tone: Toast["tone"], message: string | null) => void;
+const ToastContext = createContext<Notify>(() => {});
 
-/** Wraps the console: toasts appear bottom-right and are announced to screen readers. */
+/**
+ * Wraps the console: one toast at a time, bottom-right, announced to screen readers. A new one replaces
+ * the last (no stack of duplicates after repeated clicks); errors stay until the next outcome replaces
+ * them, successes go after 5 seconds.
+ */
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<Toast[]>([]);
   const next = useRef(0);
-  const push = useCallback((tone: Toast["tone"], message: string) => {
+  const push = useCallback<Notify>((tone, message) => {
     const id = ++next.current;
-    setToasts((current) => [...current, { id, tone, message }]);
-    setTimeout(() => setToasts((current) => current.filter((toast) => toast.id !== id)), 5000);
+    setToasts(message === null ? [] : [{ id, tone, message }]);
+    if (message !== null && tone === "success") {
+      setTimeout(() => setToasts((current) => current.filter((toast) => toast.id !== id)), 5000);
+    }
   }, []);
   return (
     <ToastContext.Provider value={push}>
@@ -56,6 +64,26 @@ export function ToastProvider({ children }: { children: ReactNode }) {
 
 export const useToast = () => useContext(ToastContext);
 
+/** The sign-in page, returning to this page afterwards. */
+const signInUrl = () =>
+  `/console/sign-in?next=${encodeURIComponent(location.pathname + location.search + location.hash)}`;
+
+/**
+ * After a refused submit: focus (and scroll to) the first field marked invalid, in document order,
+ * once React has rendered the errors.
+ */
+export function focusFirstInvalid(): void {
+  // Two frames: the first lets React commit the errors (and a wizard show the step that holds them).
+  requestAnimationFrame(() =>
+    requestAnimationFrame(() => {
+      const field = document.querySelector<HTMLElement>('[aria-invalid="true"]');
+      if (!field) return;
+      field.focus({ preventScroll: true });
+      field.scrollIntoView({ block: "center", behavior: "smooth" });
+    }),
+  );
+}
+
 /** What server actions answer (lib/console/guard.ts ActionResult). */
 export type ActionResult<T = undefined> =
   { ok: true; data: T } | { ok: false; error: string; code?: string; fieldErrors?: Record<string, string> };
@@ -80,7 +108,10 @@ export function useConsoleAction<A extends unknown[], T>(
           try {
             result = await action(...args);
           } catch {
-            result = { ok: false, error: "the request failed; try again" };
+            result = {
+              ok: false,
+              error: "Sesame could not be reached or did not answer. Check your connection and try again.",
+            };
           }
           if (result.ok) {
             setFieldErrors({});
@@ -88,11 +119,15 @@ export function useConsoleAction<A extends unknown[], T>(
             options.onSuccess?.(result.data);
             const message =
               typeof options.success === "function" ? options.success(result.data) : options.success;
-            if (message) toast("success", message);
+            toast("success", message ?? null);
+          } else if (result.code === "UNAUTHORIZED") {
+            // The console session ended: sign in again, then back to this page (issue 29, point 8).
+            location.assign(signInUrl());
           } else {
             setFieldErrors(result.fieldErrors ?? {});
             setError(result.error);
             toast("error", result.error);
+            if (result.fieldErrors && Object.keys(result.fieldErrors).length > 0) focusFirstInvalid();
           }
           resolve(result);
         });

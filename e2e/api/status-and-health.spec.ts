@@ -47,6 +47,25 @@ test.describe("status page and health over HTTP", () => {
     expect(await ready.json()).toEqual({ status: "ready", checks: { database: "ok", migrations: "ok" } });
   });
 
+  test("security 3.4: the image optimizer is off: /_next/image is a 404 and fetches nothing inside", async ({
+    request,
+    demo,
+  }) => {
+    const scrapes = async () => {
+      const text = await (await request.get("/metrics")).text();
+      const line =
+        /^sesame_http_requests_total\{surface="health",method="GET",route="\/metrics",status="200"\} (\d+)$/m;
+      return Number(line.exec(text)?.[1] ?? 0);
+    };
+    const before = await scrapes();
+    for (const url of ["/metrics", "/console", `/t/${demo.tenantId}/admin/`, "/favicon.svg"]) {
+      const res = await request.get(`/_next/image?url=${encodeURIComponent(url)}&w=64&q=75`);
+      expect(res.status(), url).toBe(404);
+    }
+    // Only the scrape before was counted since: the optimizer read no /metrics.
+    expect(await scrapes()).toBe(before + 1);
+  });
+
   test("an incoming X-Request-Id is echoed", async ({ request }) => {
     const res = await request.get("/livez", { headers: { "x-request-id": "trace-42" } });
     expect(res.headers()["x-request-id"]).toBe("trace-42");

@@ -5,8 +5,10 @@ import { expectAccessible } from "./browser-journey";
 import { enrol, pageWithAuthenticator, startConsoleServer, type ConsoleServer } from "./console-support";
 
 /**
- * Every console page passes axe (WCAG 2.2 A and AA: no serious or critical violation) at 1280 px in the
- * light theme and at 375 px in the dark theme, and each is kept as a screenshot among the test artefacts.
+ * The walk of issue 29: every console page, the hosted pages and the examples index pass axe (WCAG 2.2 A
+ * and AA: no serious or critical violation) at 1280 px and 375 px, each in the light and the dark theme,
+ * with no sideways scrolling and no console error; each is kept as a screenshot among the test artefacts.
+ * One server and one signed-in operator for all of it.
  */
 let server: ConsoleServer;
 let demo: { tenantId: string; keys: { admin: string } };
@@ -29,11 +31,22 @@ async function admin(method: string, route: string, body?: unknown): Promise<Rec
   return (await response.json()) as Record<string, unknown>;
 }
 
+/** Console errors of the pages a test opened, with the page they came from. */
+const consoleErrors: string[] = [];
+function watch(page: Page): Page {
+  page.on("console", (message) => {
+    if (message.type() === "error") consoleErrors.push(`${page.url()}: ${message.text()}`);
+  });
+  page.on("pageerror", (error) => consoleErrors.push(`${page.url()}: ${error.message}`));
+  return page;
+}
+
+const VIEWS = [1280, 375].flatMap((width) =>
+  (["light", "dark"] as const).map((scheme) => ({ width, height: width > 400 ? 900 : 812, scheme })),
+);
+
 async function check(page: Page, name: string, url: string): Promise<void> {
-  for (const view of [
-    { width: 1280, height: 900, scheme: "light" as const },
-    { width: 375, height: 812, scheme: "dark" as const },
-  ]) {
+  for (const view of VIEWS) {
     await page.setViewportSize({ width: view.width, height: view.height });
     await page.emulateMedia({ colorScheme: view.scheme });
     await page.goto("about:blank"); // the same URL again would be a same-document navigation
@@ -53,8 +66,10 @@ async function check(page: Page, name: string, url: string): Promise<void> {
   }
 }
 
-test("every console page is accessible and fits a phone, in light and dark", async ({ browser }) => {
-  test.setTimeout(180_000);
+test("every console page and hosted page is accessible and fits a phone, in light and dark", async ({
+  browser,
+}) => {
+  test.setTimeout(600_000);
   const user = await admin("POST", "/users", { emails: [{ address: "ada@example.com", is_primary: true }] });
   await admin("POST", "/thirdparty/providers", {
     kind: "github",
@@ -62,12 +77,18 @@ test("every console page is accessible and fits a phone, in light and dark", asy
     client_secret: "s3cret-s3cret",
   });
   const context = await browser.newContext();
-  const page = await pageWithAuthenticator(context);
+  const page = watch(await pageWithAuthenticator(context));
 
   const signedOut = await browser.newContext();
-  const visitor = await signedOut.newPage();
+  const visitor = watch(await signedOut.newPage());
   await check(visitor, "sign-in", `${server.base}/console/sign-in`);
+  await check(visitor, "signed-out", `${server.base}/console/sign-in?signed_out=1`);
   await check(visitor, "enroll-invalid", `${server.base}/console/enroll#not-a-valid-token-at-all`);
+  const hosted = `${server.base}/t/${demo.tenantId}/hosted`;
+  await check(visitor, "hosted-login", `${hosted}/login`);
+  await check(visitor, "hosted-login-de", `${hosted}/login?lang=de`);
+  await check(visitor, "hosted-logout", `${hosted}/logout`);
+  await check(visitor, "examples", `${server.base}/examples`);
   await signedOut.close();
 
   await enrol(page, server.setupUrl, "owner@sesame.test");
@@ -89,4 +110,5 @@ test("every console page is accessible and fits a phone, in light and dark", asy
   ];
   for (const [name, url] of pages) await check(page, name, url);
   await context.close();
+  expect(consoleErrors, "console errors").toEqual([]);
 });

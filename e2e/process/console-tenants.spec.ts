@@ -29,6 +29,7 @@ test.afterAll(async () => {
 });
 
 test("an owner creates a tenant with the wizard and changes its settings", async ({ browser }) => {
+  test.setTimeout(120_000);
   const context = await browser.newContext();
   const page = await pageWithAuthenticator(context);
   await enrol(page, server.setupUrl, "owner@sesame.test");
@@ -47,12 +48,24 @@ test("an owner creates a tenant with the wizard and changes its settings", async
   // Step 2: an origin with a path is refused next to the field, by the schema of `tenant create`.
   await expect(page.getByRole("heading", { name: "Step 2 of 3: Relying party" })).toBeVisible();
   const origins = page.getByLabel("Origins (optional)");
+  // Not a URL at all (was a 500): a message next to the field, focus on it, one notification only.
+  await origins.fill("foo");
+  await page.getByRole("button", { name: "Next" }).click();
+  await expect(page.locator("#origins-error")).toHaveText(
+    "Must be an http(s) origin such as https://example.com",
+  );
+  await expect(origins).toBeFocused();
+  await page.getByRole("button", { name: "Next" }).click();
+  await expect(page.locator("#origins-error")).toBeVisible();
+  await expect(page.getByTestId("toast")).toHaveCount(1);
   await origins.fill("https://acme.test/app");
   await page.getByRole("button", { name: "Next" }).click();
   await expect(page.locator("#origins-error")).toContainText("origin only");
   await expect(origins).toHaveAttribute("aria-invalid", "true");
   await origins.fill("");
   await page.getByRole("button", { name: "Next" }).click();
+  // The step passed: the earlier error notification is gone.
+  await expect(page.getByTestId("toast")).toHaveCount(0);
 
   // Step 3: the sign-in methods.
   await expect(page.getByRole("heading", { name: "Step 3 of 3: Sign-in methods" })).toBeVisible();
@@ -75,7 +88,7 @@ test("an owner creates a tenant with the wizard and changes its settings", async
   await lifetime.fill("5");
   await sessions.getByRole("button", { name: "Save sessions" }).click();
   await expect(sessions.locator("#sessions-sessionLifetimeSeconds-error")).toHaveText(
-    "must be at least 60 seconds",
+    "Must be at least 60 seconds",
   );
   await page.reload();
   await expect(sessions.getByLabel("Session lifetime (seconds)")).toHaveValue("3600");

@@ -38,15 +38,28 @@ test("the first-start setup link registers the owner's passkey, who signs out an
   // sign-in page's conditional UI may sign this page in again at once: the virtual authenticator answers.)
   const signedIn = await context.cookies();
   await page.getByRole("button", { name: "Sign out" }).click();
-  await page.waitForURL(/\/console\/sign-in$/);
+  await page.waitForURL(/\/console\/sign-in\?signed_out=1$/);
   const replay = await browser.newContext();
   await replay.addCookies(signedIn);
   const replayed = await replay.newPage();
   await replayed.goto(`${server.base}/console`);
   await expect(replayed).toHaveURL(/\/console\/sign-in$/);
+  // Sign-out says so (a page without an authenticator, which autofill cannot sign in again at once).
+  await replayed.goto(`${server.base}/console/sign-in?signed_out=1`);
+  await expect(replayed.getByTestId("signed-out")).toHaveText("You have signed out of the console.");
+  // An ended session on a deeper page: the sign-in says why and keeps the way back (issue 29, point 8).
+  await replayed.goto(`${server.base}/console/tenants?x=1`);
+  await expect(replayed).toHaveURL(/\/console\/sign-in\?next=%2Fconsole%2Ftenants%3Fx%3D1$/);
+  await expect(replayed.getByRole("status")).toContainText("Your console session has ended");
   await replay.close();
   await signIn(page, server.base);
   await expect(page.getByTestId("operator-email")).toContainText("owner@sesame.test");
+
+  // Signed in again (autofill) from the page the operator had open: back on it, not on the overview.
+  await context.clearCookies();
+  await page.goto(`${server.base}/console/tenants`);
+  await page.waitForURL(`${server.base}/console/tenants`);
+  await expect(page.getByRole("heading", { name: "Tenants", level: 1 })).toBeVisible();
   await context.close();
 });
 

@@ -11,6 +11,7 @@ test.afterEach(async () => {
 });
 
 const EXAMPLES = [
+  "/examples",
   "/examples/passkeys",
   "/examples/uaf",
   "/examples/authenticator",
@@ -62,6 +63,14 @@ test("security 3: on localhost the example pages answer this machine only, marke
   const res = await page.goto(`http://localhost:${port}/examples/passkeys`);
   expect(res?.status()).toBe(200);
   await expect(page.getByTestId("examples-notice")).toContainText("demo tenant's API keys");
+  // The index (was a 404) says what each demo shows and links to it and to its API reference.
+  expect((await page.goto(`http://localhost:${port}/examples`))?.status()).toBe(200);
+  await expect(page.getByRole("heading", { name: "Examples", level: 1 })).toBeVisible();
+  for (const demo of EXAMPLES.slice(1, -1)) await expect(page.locator(`a[href="${demo}"]`)).toHaveCount(1);
+  await expect(page.getByRole("link", { name: "Passkey API reference" })).toHaveAttribute(
+    "href",
+    "/docs?api=passkey",
+  );
   // A client from another machine (here: the same server reached on a non-loopback address) gets 404,
   // whatever it writes in X-Forwarded-For.
   const outside = outsideAddress();

@@ -57,6 +57,9 @@ async function cspViolations(page: Page): Promise<string[]> {
 async function signUpHere(page: Page, email: string) {
   const auth = page.locator("sesame-auth");
   await createAccountWithCode(auth, journey.smtp, email);
+  // The passkey step says what a passkey is; the demo tenant requires one, so there is no "Skip".
+  await expect(auth.getByText(/A passkey signs you in with your fingerprint/)).toBeVisible();
+  await expect(auth.getByRole("button", { name: "Skip" })).toHaveCount(0);
   await auth.getByRole("button", { name: "Create a passkey" }).click();
 }
 
@@ -131,8 +134,40 @@ test("the hosted pages sign up, sign out, sign in with autofill and with a code,
     expect(await sessionValid(page)).toBe(true);
   });
 
+  await test.step("a session revoked while the profile is open leads to the login and back (issue 29, bug 2)", async () => {
+    await expect(profile.getByRole("heading", { name: "Passkeys" })).toBeVisible();
+    // Ended on the server (as an admin's revocation or another tab would), the browser keeps its cookie.
+    const cookies = await page.context().cookies();
+    const revoked = await page.request.post(`${journey.base}/t/${journey.tenantId}/logout`, {
+      headers: { origin: journey.base },
+    });
+    expect(revoked.status(), await revoked.text()).toBe(204);
+    await page.context().addCookies(cookies);
+    const detour = page.waitForURL(/\/hosted\/login\?redirect_to=/);
+    const item = profile.locator("li[data-credential-id]").first();
+    await item.getByRole("button", { name: /^Rename/ }).click();
+    await item.getByLabel("New name").fill("After revocation");
+    await item.getByRole("button", { name: "Save" }).click();
+    await detour;
+    await auth.getByLabel("Email").fill(email);
+    await auth.getByRole("button", { name: "Continue" }).click();
+    await auth.getByRole("button", { name: "Email me a code" }).click();
+    await auth.getByRole("textbox", { name: "Code" }).fill(await mailedCode(journey.smtp, email, 2));
+    await auth.getByRole("button", { name: "Continue" }).click();
+    await page.waitForURL(hosted("profile"));
+    await expect(profile.getByRole("heading", { name: "Passkeys" })).toBeVisible();
+  });
+
   await test.step("the hosted profile adds, renames and deletes a passkey", async () => {
     const items = profile.locator("li[data-credential-id]");
+    await expect(items).toHaveCount(1);
+    // The device already holds this account's passkey (excludeCredentials): said so, not "cancelled".
+    await cdp.send("WebAuthn.setAutomaticPresenceSimulation", {
+      authenticatorId: firstDevice,
+      enabled: true,
+    });
+    await profile.getByRole("button", { name: "Create a passkey" }).click();
+    await expect(profile.getByText(/already holds a passkey for your account/)).toBeVisible();
     await expect(items).toHaveCount(1);
     const [original] = await listPasskeys(page);
     await cdp.send("WebAuthn.removeVirtualAuthenticator", { authenticatorId: firstDevice });

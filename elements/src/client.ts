@@ -132,6 +132,9 @@ export class SesameClient {
         response.status,
       );
     }
+    // The session this page knew ended meanwhile (revoked, expired, signed out elsewhere): say so at
+    // once, as the periodic check would, so the page can send the user to sign in (issue 29, bug 2).
+    if (state.error?.code === "unauthorized") this.sessionEnded(this.knownUserId);
     return state;
   }
 
@@ -224,11 +227,15 @@ export class SesameClient {
     } catch {
       return; // offline: say nothing until Sesame answers
     }
-    if (!valid && this.knownUserId === userId) {
-      this.storeToken(null);
-      this.track(null);
-      dispatch(document, this.options.eventPrefix, "sessionExpired", { userId });
-    }
+    if (!valid) this.sessionEnded(userId);
+  }
+
+  /** Forgets the session of `userId` and dispatches `<prefix>-session-expired`, once per known session. */
+  private sessionEnded(userId: string | null): void {
+    if (!userId || this.knownUserId !== userId) return;
+    this.storeToken(null);
+    this.track(null);
+    dispatch(document, this.options.eventPrefix, "sessionExpired", { userId });
   }
 
   /** `on("authSuccess", detail => …)`: listens on `document`; returns the function that stops it. */

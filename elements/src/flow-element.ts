@@ -301,7 +301,14 @@ export abstract class SesameFlowElement extends LitElement {
     const message = (error as Error).message;
     const failedIn = this.state?.name ?? "none";
     if (this.state?.actions?.back) await this.run("back");
-    this.fail("webauthn_cancelled", message, failedIn);
+    // InvalidStateError at creation: the authenticator already holds a passkey of this account (the
+    // options' excludeCredentials), which is no cancellation and wants its own explanation.
+    const { name, code: reason } = error as { name?: string; code?: string };
+    const code =
+      name === "InvalidStateError" || reason === "ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED"
+        ? "webauthn_credential_exists"
+        : "webauthn_cancelled";
+    this.fail(code, message, failedIn);
   }
 
   /**
@@ -428,6 +435,10 @@ export abstract class SesameFlowElement extends LitElement {
         <p part="paragraph" class="sesame-paragraph">
           <a part="link" class="sesame-link" href=${payload.redirect_url}>${t("text.continueToProvider")}</a>
         </p>`;
+    }
+    if (state.name === "onboarding_create_passkey") {
+      // Sign-up's passkey step says what a passkey is; `skip` is offered where the tenant allows it.
+      return html`<p part="paragraph" class="sesame-paragraph">${t("text.passkeyExplained")}</p>`;
     }
     if (state.name === "mfa_otp_secret_creation" && typeof payload.otp_secret === "string") {
       return html`<p part="paragraph" class="sesame-paragraph">

@@ -92,6 +92,8 @@ const en = {
   "text.signedIn": "You are signed in.",
   "text.accountDeleted": "Your account is deleted.",
   "text.tryAgain": "Try again",
+  "text.passkeyExplained":
+    "A passkey signs you in with your fingerprint, face or screen lock instead of a password, and cannot be phished.",
   "text.save": "Save",
   "text.cancel": "Cancel",
   "text.confirmDelete": "Delete your account for good? This cannot be undone.",
@@ -140,9 +142,11 @@ const en = {
   "error.passcode_max_attempts_reached": "Too many wrong codes. Ask for a new one.",
   "error.passkey_invalid": "The passkey was not accepted.",
   "error.rate_limit_exceeded": "Too many attempts. Please wait a moment.",
-  "error.unauthorized": "Please sign in again.",
+  "error.unauthorized": "Your session has ended. Please sign in again.",
   "error.not_found": "Not found.",
   "error.webauthn_cancelled": "The passkey request was cancelled or timed out.",
+  "error.webauthn_credential_exists":
+    "This device or password manager already holds a passkey for your account. Use that one, or add a passkey on another device.",
   "error.signup_disabled": "Sign-up is turned off.",
   "error.third_party_access_denied": "The sign-in at the provider was cancelled or refused.",
 } as const;
@@ -234,6 +238,8 @@ const de = {
   "text.signedIn": "Sie sind angemeldet.",
   "text.accountDeleted": "Ihr Konto ist gelöscht.",
   "text.tryAgain": "Erneut versuchen",
+  "text.passkeyExplained":
+    "Mit einem Passkey melden Sie sich per Fingerabdruck, Gesicht oder Bildschirmsperre an statt mit einem Passwort, und niemand kann ihn Ihnen abfischen.",
   "text.save": "Speichern",
   "text.cancel": "Abbrechen",
   "text.confirmDelete": "Konto endgültig löschen? Das lässt sich nicht rückgängig machen.",
@@ -282,9 +288,11 @@ const de = {
   "error.passcode_max_attempts_reached": "Zu viele falsche Codes. Fordern Sie einen neuen an.",
   "error.passkey_invalid": "Der Passkey wurde nicht akzeptiert.",
   "error.rate_limit_exceeded": "Zu viele Versuche. Bitte warten Sie einen Moment.",
-  "error.unauthorized": "Bitte melden Sie sich erneut an.",
+  "error.unauthorized": "Ihre Sitzung ist beendet. Bitte melden Sie sich erneut an.",
   "error.not_found": "Nicht gefunden.",
   "error.webauthn_cancelled": "Die Passkey-Anfrage wurde abgebrochen oder ist abgelaufen.",
+  "error.webauthn_credential_exists":
+    "Dieses Gerät oder dieser Passwortmanager hat bereits einen Passkey für Ihr Konto. Verwenden Sie diesen oder fügen Sie einen Passkey auf einem anderen Gerät hinzu.",
   "error.signup_disabled": "Die Registrierung ist ausgeschaltet.",
   "error.third_party_access_denied": "Die Anmeldung beim Anbieter wurde abgebrochen oder abgelehnt.",
 } as const satisfies Messages;

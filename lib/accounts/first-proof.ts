@@ -1,6 +1,7 @@
 import { recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { deleteAllUserCredentialRows } from "@/lib/credentials";
 import type { EmailRow } from "@/lib/db/schema";
+import { removeUserIdentities } from "@/lib/identities";
 import { removeOtpSecret } from "@/lib/mfa";
 import { discardPassword } from "@/lib/passwords";
 import { endOtherSessions } from "@/lib/sessions";
@@ -17,8 +18,10 @@ export function isFirstProof(emails: readonly EmailRow[], email: EmailRow): bool
 
 /**
  * The first proof of an account's address came from its mailbox, without a session of the account:
- * the passkeys, security keys, password, authenticator app and sessions set up before it may be a
- * stranger's (pre-registration takeover), so they are removed. Call in the verifying transaction.
+ * every way in set up before it may be a stranger's (pre-registration takeover: a sign-up with someone
+ * else's address, or a provider asserting it unverified), so the passkeys, security keys, password,
+ * authenticator app, third-party and SAML identities and sessions are all removed; only the proof itself
+ * signs in. Call in the verifying transaction.
  */
 export async function removeUnprovenAccess(
   tenant: Tenant,
@@ -29,12 +32,17 @@ export async function removeUnprovenAccess(
   const credentials = await deleteAllUserCredentialRows(tenant.id, userId);
   const password = await discardPassword(tenant.id, userId);
   const otp = await removeOtpSecret(tenant, userId);
+  const identities = (await removeUserIdentities(tenant.id, userId)).map((row) => ({
+    identity_id: row.id,
+    kind: row.kind,
+    provider: row.providerId,
+  }));
   const sessions = await endOtherSessions(tenant, userId, undefined, context, "address first verified");
-  if (credentials.length === 0 && !password && !otp && sessions === 0) return;
+  if (credentials.length === 0 && !password && !otp && identities.length === 0 && sessions === 0) return;
   await recordAuditEvent(tenant.id, {
     ...context,
     actor: userId,
     type: "user.unproven_access_removed",
-    details: { userId, emailId, credentialIds: credentials, password, otp, sessions },
+    details: { userId, emailId, credentialIds: credentials, password, otp, identities, sessions },
   });
 }

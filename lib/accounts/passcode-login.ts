@@ -11,6 +11,7 @@ import {
   passcodeErrors,
   passcodeInfo,
   passcodeOwner,
+  requesterOf,
   storeCode,
   unusableReason,
   useCode,
@@ -64,9 +65,10 @@ export function needsSession(emails: EmailRow[], email: EmailRow): boolean {
 }
 
 /**
- * Creates a code for the address and mails it. The address's failed attempts carry over from its
- * latest code while that one is live (not expired, not used), so a new code does not reset them;
- * with none left the request is refused until that code expires. The new code replaces the old one.
+ * Creates a code for the address and mails it. The failed attempts of the same requester's latest code
+ * for the address carry over while that one is live (not expired, not used), so a new code does not
+ * reset them; with none left the requester is refused until that code expires. The new code replaces
+ * the requester's old one; codes other clients asked for stay as they are (`requesterOf`).
  */
 export async function sendPasscode(
   tenant: Tenant,
@@ -89,6 +91,7 @@ export async function sendPasscode(
     return storeCode(
       tenant,
       { address: locked.address, userId: user.id, emailId: locked.id, purpose },
+      requesterOf(context),
       id,
       code,
     );

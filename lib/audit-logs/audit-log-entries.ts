@@ -15,7 +15,7 @@ export interface AuditLogFilter {
   actorUserId?: string;
   /** Events whose actor is the user holding this address today (lib/emails). */
   actorEmail?: string;
-  /** Events from this client IP (exact). */
+  /** Events from this client IP (exact); {@link NO_SOURCE_IP}: events without one. */
   ip?: string;
   /** Free text, case-insensitive: type, actor, IP, user agent, request id, details, or the actor's addresses. */
   q?: string;
@@ -39,6 +39,14 @@ export interface AuditLogEntry {
   details: Record<string, unknown>;
   createdAt: Date;
 }
+
+/**
+ * The client IP the admin API shows for an event recorded without one (CLI and system events): Hanko's
+ * `AuditLog` schema requires `meta_source_ip` to be an IP address, and 0.0.0.0 ("no address") is one no
+ * client connects from, so it never stands for a real request. The filter reads it back: `ip: NO_SOURCE_IP`
+ * selects the events without a client IP.
+ */
+export const NO_SOURCE_IP = "0.0.0.0";
 
 /** `<segment>(.<segment>)*`, optionally ending in `.*` for a prefix match. */
 const TYPE_FILTER = /^[A-Za-z0-9_:-]+(\.[A-Za-z0-9_:-]+)*(\.\*)?$/;
@@ -74,7 +82,7 @@ export async function selectionOf(tenantId: string, filter: AuditLogFilter): Pro
     from: filter.startTime,
     until: filter.endTime,
     ...typeFilter(filter.types ?? []),
-    ip: filter.ip,
+    ip: filter.ip === NO_SOURCE_IP ? null : filter.ip,
   };
   if (filter.actorUserId !== undefined) selection.actors = [filter.actorUserId];
   if (filter.actorEmail !== undefined) {

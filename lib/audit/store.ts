@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, ilike, inArray, like, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gte, ilike, inArray, isNull, like, lt, or, sql, type SQL } from "drizzle-orm";
 import { executor } from "@/lib/db";
 import { auditLogs, type AuditLogRow } from "@/lib/db/schema";
 
@@ -30,7 +30,8 @@ export interface AuditLogSelection {
   types?: string[];
   typePrefixes?: string[];
   actors?: string[];
-  ip?: string;
+  /** The client IP; null: events recorded without one (CLI, system). */
+  ip?: string | null;
   text?: string;
   textActors?: string[];
 }
@@ -49,7 +50,8 @@ function conditionsOf(tenantId: string, selection: AuditLogSelection): SQL[] {
   if (selection.actors) {
     conditions.push(selection.actors.length ? inArray(auditLogs.actor, selection.actors) : sql`false`);
   }
-  if (selection.ip !== undefined) conditions.push(eq(auditLogs.ip, selection.ip));
+  if (selection.ip === null) conditions.push(isNull(auditLogs.ip));
+  else if (selection.ip !== undefined) conditions.push(eq(auditLogs.ip, selection.ip));
   if (selection.text !== undefined) {
     const pattern = `%${escapeLike(selection.text)}%`;
     const matches = [

@@ -56,3 +56,9 @@ export function startBackgroundTask(task: BackgroundTask): () => void {
   running.set(task.name, stop);
   return stop;
 }
+
+/** Stops every background task of this process (shutdown); a run in progress finishes on its own. */
+export function stopBackgroundTasks(): void {
+  const running = (globalThis as Holder)[TASKS];
+  for (const stop of [...(running?.values() ?? [])]) stop();
+}

@@ -47,3 +47,14 @@ describe("security 11: the dev outbox warns away from localhost", () => {
     ).toBeUndefined();
   });
 });
+
+describe("security 3.5: the banner says how /metrics is scraped", () => {
+  it("security 3.5: closed on a public URL without token or admin port, open on localhost", () => {
+    const closed = banner(parseConfig({ SESAME_BASE_URL: "https://auth.example.com" }), undefined, false);
+    expect(closed).toContain("Metrics    https://auth.example.com/metrics  (closed:");
+    expect(closed).toMatch(/GET \/metrics answers 401 to every scrape/);
+    const local = banner(parseConfig({}), undefined, false);
+    expect(local).toContain("Metrics    http://localhost:3000/metrics  (open:");
+    expect(local).not.toContain("answers 401");
+  });
+});

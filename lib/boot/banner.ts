@@ -1,5 +1,5 @@
 import { isLocalUrl, type Config } from "@/lib/config";
-import { metricsExposureWarning } from "@/lib/metrics";
+import { metricsBannerLine, metricsClosedWarning } from "@/lib/metrics";
 import { consoleUrl } from "@/lib/operators/console-tenant";
 import { DEMO_KEYS_FILE, type DemoTenant } from "./seed-demo-tenant";
 
@@ -24,6 +24,7 @@ export function banner(
     `  Database   ${describeDatabase(config)}`,
     `  API docs   ${base}/docs`,
     `  Health     ${base}/livez  ${base}/readyz`,
+    `  Metrics    ${metricsBannerLine(config)}`,
   ];
   if (setup && !setup.url) {
     lines.push(
@@ -59,7 +60,7 @@ export function banner(
     );
     if (config.examples === "off") lines.push("    example pages      off (SESAME_EXAMPLES)");
   }
-  for (const warning of [outboxWarning(config), metricsExposureWarning(config)]) {
+  for (const warning of [outboxWarning(config), metricsClosedWarning(config)]) {
     if (warning) lines.push("", ...warning.split("\n").map((line) => `  ${line}`));
   }
   lines.push("");

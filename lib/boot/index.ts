@@ -5,12 +5,16 @@ import { getMasterSecret } from "@/lib/crypto";
 import { getDatabase } from "@/lib/db";
 import { getLogger } from "@/lib/log";
 import { consoleTenant, issueSetupLinkIfNeeded, sweepOperatorRecords } from "@/lib/operators";
+import { sweepExpiredOpenidModels } from "@/lib/openid";
 import { sweepExpiredSessions } from "@/lib/sessions";
 import { sweepWebhookHistory } from "@/lib/webhooks";
-import { metricsExposureWarning, registerWebhookQueueProbe, webhookDeliveries } from "@/lib/metrics";
+import { metricsClosedWarning, registerWebhookQueueProbe, webhookDeliveries } from "@/lib/metrics";
 import { banner, outboxWarning } from "./banner";
 import { checkMasterSecret } from "./check-master-secret";
 import { seedDemoTenant } from "./seed-demo-tenant";
+import { registerShutdown } from "./shutdown";
+
+export { shutdown } from "./shutdown";
 
 /**
  * Start-up of the server process (called from instrumentation.ts): validate the configuration, open
@@ -33,10 +37,11 @@ export async function boot(): Promise<void> {
   );
   process.stdout.write(`${banner(config, demo, created, setup)}\n`);
   const outbox = outboxWarning(config);
-  for (const warning of [outbox, metricsExposureWarning(config)]) {
+  for (const warning of [outbox, metricsClosedWarning(config)]) {
     if (warning) getLogger().warn(warning.replace(/!!! /g, "").replace(/\n/g, " "));
   }
   startHousekeeping();
+  registerShutdown();
   // Webhook deliveries: every instance runs a worker (SESAME_WEBHOOKS_WORKER).
   await startWebhooks();
 }
@@ -72,6 +77,7 @@ const MINUTE = 60_000;
 /**
  * What every instance sweeps in the background (unref'd timers, errors logged, safe beside other
  * instances): audit events past the tenant's retention, expired sessions (with their webhook events),
+ * expired OpenID Provider models,
  * webhook deliveries that ended 30 days ago.
  */
 export function startHousekeeping(): void {
@@ -88,6 +94,13 @@ export function startHousekeeping(): void {
     intervalMs: 5 * MINUTE,
     jitterMs: MINUTE,
     run: () => sweepExpiredSessions(),
+  });
+  startBackgroundTask({
+    name: "expired OpenID Provider models",
+    firstDelayMs: 25_000,
+    intervalMs: 10 * MINUTE,
+    jitterMs: MINUTE,
+    run: () => sweepExpiredOpenidModels(),
   });
   startBackgroundTask({
     name: "console sessions and links",

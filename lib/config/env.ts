@@ -161,7 +161,8 @@ export interface Config {
   smtpFrom: string;
   /**
    * `SESAME_METRICS_TOKEN`: `GET /metrics` wants `Authorization: Bearer <token>` (else 401); unset, it is
-   * open to whoever reaches it (then serve it on the admin port only). docs/metrics.md.
+   * open on the admin port or a localhost base URL and closed (401) anywhere else (lib/metrics
+   * scrapeAccess). docs/metrics.md.
    */
   metricsToken: string | undefined;
   /**

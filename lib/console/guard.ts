@@ -8,6 +8,8 @@ import { AppError } from "@/lib/errors";
 import { requestContext } from "@/lib/request/context";
 import { checkOperatorSession, operatorActor, type Operator } from "@/lib/operators";
 import { decideAccess, type ConsoleAccess } from "./access";
+import { plainIssueMessage, sentence } from "./messages";
+import { CONSOLE_PATH_HEADER, signInPath } from "./return-path";
 
 export type { ConsoleAccess } from "./access";
 import { getTenant, UUID_PATTERN, type Tenant } from "@/lib/tenants";
@@ -42,7 +44,7 @@ export const currentOperator = cache(async (): Promise<ConsoleSession | undefine
  */
 export async function requireOperator(access: ConsoleAccess = "read"): Promise<ConsoleSession> {
   const session = await currentOperator();
-  if (!session) redirect("/console/sign-in");
+  if (!session) redirect(signInPath((await headers()).get(CONSOLE_PATH_HEADER)));
   if (decideAccess(session.operator, access) !== "ok") notFound();
   return session;
 }
@@ -111,18 +113,19 @@ export function actionError(error: unknown): {
 } {
   if (error instanceof ActionRefused) return { ok: false, error: error.message, code: error.code };
   if (error instanceof AppError) {
-    const detail = error.details.length > 0 ? `: ${error.details.join("; ")}` : "";
-    return { ok: false, error: `${error.message}${detail}`, code: error.code };
+    // The details say what to change; the HTTP-ish summary ("Bad Request") is for the APIs, not a person.
+    const text = error.details.length > 0 ? error.details.join("; ") : error.message;
+    return { ok: false, error: sentence(text), code: error.code };
   }
   if (isZodError(error)) {
     const fieldErrors: Record<string, string> = {};
     for (const issue of error.issues) {
       const key = issue.path.join(".") || "_";
-      fieldErrors[key] ??= issue.message;
+      fieldErrors[key] ??= plainIssueMessage(issue);
     }
     return {
       ok: false,
-      error: "please correct the highlighted fields",
+      error: "Please correct the highlighted fields.",
       code: "VALIDATION_FAILED",
       fieldErrors,
     };
@@ -130,7 +133,9 @@ export function actionError(error: unknown): {
   throw error;
 }
 
-function isZodError(error: unknown): error is { issues: { path: PropertyKey[]; message: string }[] } {
+function isZodError(
+  error: unknown,
+): error is { issues: (Parameters<typeof plainIssueMessage>[0] & { path: PropertyKey[] })[] } {
   return (
     typeof error === "object" &&
     error !== null &&

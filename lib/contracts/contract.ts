@@ -66,8 +66,9 @@ export interface Contract<
   /** An empty body is read as `{}` (the reference accepts an empty POST on some routes). */
   emptyBodyAs?: "empty-object";
   /**
-   * Load the tenant named by the `tenantId` path parameter before authenticating (404 when there is
-   * none) and hand it to the handler.
+   * Load the tenant named by the `tenantId` path parameter (404 when there is none) and hand it to the
+   * handler: before authenticating, except with `admin-key`, where the key comes first so that an unknown
+   * tenant answers 401 as a known one does.
    */
   loadsTenant?: true;
   /**
@@ -82,6 +83,11 @@ export interface Contract<
    */
   deprecated?: { successor: string };
   /**
+   * The database away is answered as a fault (500) instead of 503 with Retry-After: the spec's status
+   * page says so for its database check, whichever step (tenant, key, check) meets it.
+   */
+  databaseUnavailableAs500?: true;
+  /**
    * The rate-limit group this endpoint counts against (a key of the tenant's `platform.rateLimits`,
    * e.g. `passcode`, `password`; defaults in lib/rate-limit/groups.ts): every request that passes auth
    * and validation counts once per IP and once per user (the session's user, else the body's
@@ -89,6 +95,11 @@ export interface Contract<
    * defineContract documents the 429.
    */
   rateLimit?: string;
+  /**
+   * Count `rateLimit` per IP only, never per user: for endpoints a stranger may call about anyone's
+   * account (mailing a login code), where a per-user count would let them use up the owner's allowance.
+   */
+  rateLimitPerIpOnly?: boolean;
   responses: ZodOpenApiResponsesObject;
 }
 

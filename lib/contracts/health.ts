@@ -6,9 +6,9 @@ const Liveness = z.object({ status: z.literal("ok") }).meta({ id: "Liveness" });
 
 const ReadinessBody = z
   .object({
-    status: z.enum(["ready", "unavailable"]),
+    status: z.enum(["ready", "unavailable", "draining"]),
     checks: z.object({
-      database: z.enum(["ok", "unavailable"]),
+      database: z.enum(["ok", "unavailable", "unknown"]),
       migrations: z.enum(["ok", "pending", "unknown"]),
     }),
   })
@@ -35,7 +35,9 @@ export const readyz = defineContract({
   operationId: "getReadiness",
   summary: "Readiness",
   description:
-    "200 when the database answers `select 1` within 2 s and every migration is applied; else 503.",
+    "200 when the database answers `select 1` within 2 s and every migration is applied; else 503. " +
+    "503 `draining` at once (no database check) from the moment the process got SIGTERM, so a load " +
+    "balancer stops sending it requests while it finishes those in flight (docs/operations.md).",
   tags: ["Health"],
   auth: { kind: "none" },
   responses: {

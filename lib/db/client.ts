@@ -3,6 +3,7 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import * as schema from "./schema";
+import { guarded, POOL_SETTINGS } from "./availability";
 import { acquireDataDirLock } from "./pglite-lock";
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -96,6 +97,50 @@ async function preparePostgresStatements(): Promise<void> {
 }
 
 const PREPARED = Symbol.for("sesame.preparedStatements");
+const GUARDED = Symbol.for("sesame.guardedStatements");
+
+/**
+ * Every statement and transaction on Postgres goes through `guarded` (lib/db/availability.ts): bounded by
+ * the request's deadline, sent once more when the first attempt provably never reached the server, and
+ * failing with DATABASE_UNAVAILABLE (503) when the database is away. A transaction is tried again only
+ * while its work has not begun (the connection could not be had).
+ */
+async function guardPostgresStatements(): Promise<void> {
+  const { PostgresJsPreparedQuery, PostgresJsSession } = await import("drizzle-orm/postgres-js/session");
+  type Run = (this: unknown, ...args: unknown[]) => Promise<unknown>;
+  const query = PostgresJsPreparedQuery.prototype as unknown as {
+    execute: Run;
+    all: Run;
+    [GUARDED]?: true;
+  };
+  if (query[GUARDED]) return;
+  for (const method of ["execute", "all"] as const) {
+    const run = query[method];
+    query[method] = function (...args) {
+      return guarded(() => run.apply(this, args));
+    };
+  }
+  query[GUARDED] = true;
+  const session = PostgresJsSession.prototype as unknown as {
+    transaction: (
+      this: unknown,
+      work: (tx: unknown) => Promise<unknown>,
+      config?: unknown,
+    ) => Promise<unknown>;
+  };
+  const transaction = session.transaction;
+  session.transaction = function (work, config) {
+    let begun = false;
+    const start = (tx: unknown) => {
+      begun = true;
+      return work(tx);
+    };
+    return guarded(
+      () => transaction.call(this, start, config),
+      () => !begun,
+    );
+  };
+}
 
 async function openPostgres(url: string): Promise<DatabaseHandle> {
   const { default: postgres } = await import("postgres");
@@ -114,7 +159,14 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
   }
 
   await preparePostgresStatements();
-  const client = postgres(url, { max: 10, onnotice: () => {}, connect_timeout: 5, idle_timeout: 60 });
+  await guardPostgresStatements();
+  const client = postgres(url, {
+    max: 10,
+    onnotice: () => {},
+    connect_timeout: POOL_SETTINGS.connectTimeoutSeconds,
+    backoff: POOL_SETTINGS.backoff,
+    idle_timeout: 60,
+  });
   const db = drizzle({ client, schema }) as unknown as Database;
   return handle("postgres", db, () => client.end({ timeout: 5 }));
 }

@@ -13,6 +13,13 @@ export {
 } from "./client";
 export { DatabaseLocked } from "./pglite-lock";
 export { likePattern } from "./like";
+export {
+  databaseWork,
+  isDatabaseAway,
+  REQUEST_DATABASE_DEADLINE_MS,
+  withDatabaseDeadline,
+  type DatabaseWork,
+} from "./availability";
 export * as schema from "./schema";
 
 // Kept on globalThis: Next.js evaluates instrumentation and route bundles separately, and dev mode reloads

@@ -52,8 +52,12 @@ export class NotFound extends AppError {
   }
 }
 
+/** What a 503 for database trouble tells the caller to wait (the Retry-After header, seconds). */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/** The database did not answer (in time); answered 503 with Retry-After (the status page: 500). */
 export class DatabaseUnavailable extends AppError {
-  constructor(cause?: unknown) {
-    super("DATABASE_UNAVAILABLE", undefined, { cause });
+  constructor(cause?: unknown, retryAfterSeconds = DATABASE_RETRY_AFTER_SECONDS) {
+    super("DATABASE_UNAVAILABLE", undefined, { cause, retryAfterSeconds });
   }
 }

@@ -18,6 +18,7 @@ const SPEC_TEXT: Record<number, string> = {
   422: "Unprocessable Entity",
   429: "Too Many Requests",
   500: "Internal Server Error",
+  503: "Service Unavailable",
 };
 
 const isErrorStatus = (status: number) => Number.isInteger(status) && status >= 400 && status <= 599;
@@ -35,7 +36,7 @@ describe("error codes", () => {
     expect(ERROR_CODES[code]).toBe(SPEC_TEXT[PLATFORM_STATUS[code]]);
   });
 
-  it("only the internal and database codes are faults, answered 500 everywhere", () => {
+  it("only the internal and database codes are faults (logged; 500, and 503 for the database)", () => {
     const faults = ALL_ERROR_CODES.filter(isFault);
     expect(faults.sort()).toEqual(["DATABASE_UNAVAILABLE", "INTERNAL"]);
     for (const code of ALL_ERROR_CODES) {

@@ -27,8 +27,8 @@ export const ERROR_CODES = {
   UNSUPPORTED_MEDIA_TYPE: "Unsupported Media Type",
   /** A rate limit refused the request (retryAfterSeconds says when to try again). */
   RATE_LIMITED: "Too Many Requests",
-  /** The database did not answer (in time). */
-  DATABASE_UNAVAILABLE: "Internal Server Error",
+  /** The database did not answer (in time), or is away: 503 with Retry-After (docs/operations.md). */
+  DATABASE_UNAVAILABLE: "Service Unavailable",
   /** A bug or an unexpected failure; the cause is logged, never shown. */
   INTERNAL: "Internal Server Error",
 

@@ -68,6 +68,11 @@ export interface FlowContext {
    */
   readonly referer: string | undefined;
   /**
+   * The browser binding cookies the request carries (the third-party and SAML starts'): with the
+   * `code_verifier`, what `exchange_token` checks to know the browser started the sign-in.
+   */
+  readonly bindingCookies: readonly string[];
+  /**
    * The step's memo: `load` runs once per key while the context lives, so availability checks, inputs
    * and the action see the same data. The state a step enters gets a new context and a new memo.
    */

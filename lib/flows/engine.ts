@@ -33,6 +33,8 @@ export interface FlowRequest {
   audit: AuditContext;
   /** The request's `Referer`, if any (the page a flow's SSO redirect returns to by default). */
   referer?: string | undefined;
+  /** The browser binding cookies the request carries (`exchange_token` checks them). */
+  bindingCookies?: readonly string[] | undefined;
 }
 
 export interface ActionBody {
@@ -76,6 +78,7 @@ function context(
     session,
     cookies: [],
     referer: request.referer,
+    bindingCookies: request.bindingCookies ?? [],
     memo: stepMemo(),
   };
 }

@@ -73,7 +73,8 @@ export const FLOW_ERRORS: Record<ErrorCode, FlowAnswerError> = {
   PAYLOAD_TOO_LARGE: invalid(413),
   UNSUPPORTED_MEDIA_TYPE: invalid(415),
   RATE_LIMITED: answer("rate_limit_exceeded"),
-  DATABASE_UNAVAILABLE: TECHNICAL,
+  // Hanko has no code for it: a technical error, but 503 with Retry-After, so a client may try again.
+  DATABASE_UNAVAILABLE: { code: "technical_error", status: 503 },
   INTERNAL: TECHNICAL,
 
   // `verify_passcode` puts these on its `code` input as `passcode_invalid`, as Hanko does.

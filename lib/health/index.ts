@@ -15,11 +15,25 @@ export async function checkDatabase(): Promise<void> {
 
 export interface Readiness {
   ready: boolean;
-  checks: { database: "ok" | "unavailable"; migrations: "ok" | "pending" | "unknown" };
+  draining?: true;
+  checks: { database: "ok" | "unavailable" | "unknown"; migrations: "ok" | "pending" | "unknown" };
 }
 
-/** Ready when the database answers and every migration in `drizzle/` is applied. */
+// Set by scripts/server.mjs when the process got SIGTERM (plain JavaScript: it cannot import this module).
+const DRAINING = Symbol.for("sesame.draining");
+
+/** True once the process is shutting down: it finishes what it has and takes nothing new. */
+export function isDraining(): boolean {
+  return (globalThis as { [DRAINING]?: boolean })[DRAINING] === true;
+}
+
+/**
+ * Ready when the database answers and every migration in `drizzle/` is applied; never while draining
+ * (answered at once, without touching the database).
+ */
 export async function checkReadiness(): Promise<Readiness> {
+  if (isDraining())
+    return { ready: false, draining: true, checks: { database: "unknown", migrations: "unknown" } };
   try {
     await checkDatabase();
   } catch {

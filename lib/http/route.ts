@@ -3,6 +3,7 @@ import type { AuthenticatedKey } from "@/lib/api-keys";
 import type { AuditContext } from "@/lib/audit";
 import { findTenant, getTenant, type Tenant } from "@/lib/tenants";
 import { getConfig } from "@/lib/config";
+import { REQUEST_DATABASE_DEADLINE_MS, withDatabaseDeadline } from "@/lib/db";
 import { AppError, NotFound, ValidationFailed, formatZodIssues } from "@/lib/errors";
 import { authenticateSession, type AuthenticatedSession } from "@/lib/sessions";
 import { getLogger } from "@/lib/log";
@@ -68,8 +69,18 @@ export function checkFormFields(schema: z.ZodType, form: URLSearchParams): void 
 /**
  * Builds a Next.js route handler from a contract: request id → params → auth → query → body →
  * rate limit → handler → presenter. Every failure leaves as the surface's error shape with `X-Request-Id`.
+ * The request's database work has a deadline (REQUEST_DATABASE_DEADLINE_MS): past it, or while the
+ * database is away, the answer is DATABASE_UNAVAILABLE (503 with Retry-After) within 5 s.
  */
 export function route<C extends Contract>(
+  contract: C,
+  handler: (input: RouteInput<C>) => Promise<Response>,
+): (req: Request, context: RouteContext) => Promise<Response> {
+  const answer = answerOf(contract, handler);
+  return (req, context) => withDatabaseDeadline(REQUEST_DATABASE_DEADLINE_MS, () => answer(req, context));
+}
+
+function answerOf<C extends Contract>(
   contract: C,
   handler: (input: RouteInput<C>) => Promise<Response>,
 ): (req: Request, context: RouteContext) => Promise<Response> {
@@ -80,10 +91,14 @@ export function route<C extends Contract>(
     let tenant: Tenant | undefined;
     let limited: RateLimitOutcome | undefined;
     try {
-      const { params, tenantId, tenant: pathTenant } = await resolvePath(contract, context);
-      tenant = pathTenant;
+      const { params, tenantId } = await pathParams(contract, context);
+      // The admin API checks its key before it looks the tenant up, so that an unknown tenant answers as a
+      // known one does (401): an admin route tells a stranger nothing about which tenants exist.
+      const keyFirst = contract.auth.kind === "admin-key";
+      let key = keyFirst ? await authenticate(req, contract.auth, tenantId) : undefined;
+      tenant = await pathTenant(contract, tenantId);
       if (contract.deprecated && tenant?.platform.apiVersion === 3) throw new NotFound();
-      const key = await authenticate(req, contract.auth, tenantId);
+      if (!keyFirst) key = await authenticate(req, contract.auth, tenantId);
       // An Authenticator key names its tenant itself: the handler gets it as the others get the path's.
       if (key && contract.auth.kind === "authenticator-key") tenant = await getTenant(key.tenantId);
       const session =
@@ -109,7 +124,9 @@ export function route<C extends Contract>(
       const audit: AuditContext = { ...ctx, actor, ...(impersonatedBy ? { impersonatedBy } : {}) };
       if (contract.rateLimit) {
         if (!tenant) throw new Error(`${contract.operationId}: rate limits need loadsTenant`);
-        const request = { ip: ctx.ip, sessionUserId: caller?.user.id, body, audit };
+        const request = contract.rateLimitPerIpOnly
+          ? { ip: ctx.ip, audit }
+          : { ip: ctx.ip, sessionUserId: caller?.user.id, body, audit };
         limited = await consumeRateLimit(tenant, contract.rateLimit, request);
       }
       response = await handler({
@@ -124,7 +141,10 @@ export function route<C extends Contract>(
         audit,
       } as RouteInput<C>);
     } catch (thrown) {
-      const error = toAppError(thrown);
+      let error = toAppError(thrown);
+      if (contract.databaseUnavailableAs500 && error.code === "DATABASE_UNAVAILABLE") {
+        error = new AppError("INTERNAL", undefined, { cause: error });
+      }
       if (error instanceof RateLimited) limited = error.outcome;
       response = presentError(contract.surface, error);
       if (response.status >= 500) {
@@ -194,14 +214,25 @@ async function optionalSessionOf(
   }
 }
 
-/** Parses the path parameters and, for contracts with `loadsTenant`, loads the path's tenant (404). */
-async function resolvePath(contract: Contract, context: RouteContext) {
+/** The parsed path parameters and the path's tenant id, if any. */
+async function pathParams(contract: Contract, context: RouteContext) {
   const params = parse(contract.params, await context.params, "params") as Record<string, unknown>;
   const tenantId = typeof params.tenantId === "string" ? params.tenantId : undefined;
-  if (!contract.loadsTenant) return { params, tenantId, tenant: undefined };
+  return { params, tenantId };
+}
+
+/** For contracts with `loadsTenant`, the path's tenant (404 when there is none); else undefined. */
+async function pathTenant(contract: Contract, tenantId: string | undefined): Promise<Tenant | undefined> {
+  if (!contract.loadsTenant) return undefined;
   const tenant = tenantId ? await findTenant(tenantId) : undefined;
   if (!tenant) throw new NotFound("tenant not found");
-  return { params, tenantId, tenant };
+  return tenant;
+}
+
+/** Parses the path parameters and, for contracts with `loadsTenant`, loads the path's tenant (404). */
+async function resolvePath(contract: Contract, context: RouteContext) {
+  const { params, tenantId } = await pathParams(contract, context);
+  return { params, tenantId, tenant: await pathTenant(contract, tenantId) };
 }
 
 /**

@@ -7,6 +7,7 @@ import { lockUser } from "@/lib/users";
 import {
   deleteIdentityRow,
   deleteProviderIdentityRows,
+  deleteUserIdentityRows,
   selectUserIdentities,
   type IdentityKind,
 } from "./store";
@@ -38,6 +39,14 @@ export async function detachIdentity(
     });
     return row;
   });
+}
+
+/**
+ * Removes every identity of the user, in the caller's transaction under the user's lock (the first proof
+ * of an address: `removeUnprovenAccess` in lib/emails, which audits it). Answers what was removed.
+ */
+export async function removeUserIdentities(tenantId: string, userId: string): Promise<IdentityRow[]> {
+  return deleteUserIdentityRows(tenantId, userId);
 }
 
 /**

@@ -91,6 +91,15 @@ export async function deleteIdentityRow(
   return row;
 }
 
+/** Deletes every identity of one user (the first proof of an address, lib/emails); answers the rows. */
+export async function deleteUserIdentityRows(tenantId: string, userId: string): Promise<IdentityRow[]> {
+  const db = await executor();
+  return db
+    .delete(identities)
+    .where(and(eq(identities.tenantId, tenantId), eq(identities.userId, userId)))
+    .returning();
+}
+
 /** Deletes every identity of one provider (its configuration is gone); answers how many. */
 export async function deleteProviderIdentityRows(
   tenantId: string,

@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
-import { withTimeout } from "@/lib/db";
+import { databaseWork, withTimeout } from "@/lib/db";
 import { getLogger } from "@/lib/log";
 import { probeDatabase } from "./database";
 
@@ -19,6 +19,16 @@ export interface Metrics {
   databaseUp: Gauge;
   databasePoolMax: Gauge;
   databaseConnections: Gauge<"state">;
+  databaseInFlight: Gauge;
+  databaseFailures: Counter<"reason">;
+  requestsInFlight: Gauge;
+  requestsShed: Counter;
+}
+
+/** scripts/server.mjs's admission control (absent when another server runs the app, as in tests). */
+const ADMISSION = Symbol.for("sesame.admission");
+function admission(): { inFlight: () => number; shed: () => number; max: number } | undefined {
+  return (globalThis as { [ADMISSION]?: ReturnType<typeof admission> })[ADMISSION];
 }
 
 /** Collect-time callbacks the metrics call on each scrape; set by the modules that own the data. */
@@ -148,6 +158,51 @@ function create(): Metrics {
         const { connections } = await database();
         this.reset();
         for (const [state, count] of Object.entries(connections ?? {})) this.set({ state }, count);
+      },
+    }),
+    databaseInFlight: new Gauge({
+      name: "sesame_database_statements_in_flight",
+      help:
+        "Postgres only: statements and transactions of this process waiting for the pool or the server; " +
+        "above the pool's size they queue (the pool is saturated)",
+      registers,
+      collect() {
+        this.set(databaseWork().inFlight);
+      },
+    }),
+    databaseFailures: new Counter({
+      name: "sesame_database_failures_total",
+      help:
+        "Postgres only: statements failed as database unavailable (answered 503), by reason: unavailable " +
+        "(all, the database away or the deadline passed), deadline (the request's deadline passed), retried " +
+        "(sent a second time because the first attempt never reached the server), shed (refused at once: too " +
+        "many statements queued)",
+      labelNames: ["reason"],
+      registers,
+      collect() {
+        const work = databaseWork();
+        this.reset();
+        this.inc({ reason: "unavailable" }, work.unavailable);
+        this.inc({ reason: "deadline" }, work.deadlineExceeded);
+        this.inc({ reason: "retried" }, work.retried);
+        this.inc({ reason: "shed" }, work.shed);
+      },
+    }),
+    requestsInFlight: new Gauge({
+      name: "sesame_http_requests_in_flight",
+      help: "HTTP requests this process is answering now (SESAME_MAX_REQUESTS_IN_FLIGHT bounds them)",
+      registers,
+      collect() {
+        this.set(admission()?.inFlight() ?? Number.NaN);
+      },
+    }),
+    requestsShed: new Counter({
+      name: "sesame_http_requests_shed_total",
+      help: "HTTP requests refused at once with 503 because SESAME_MAX_REQUESTS_IN_FLIGHT were in flight",
+      registers,
+      collect() {
+        this.reset();
+        this.inc(admission()?.shed() ?? 0);
       },
     }),
   };

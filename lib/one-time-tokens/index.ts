@@ -4,4 +4,6 @@ export {
   exchangeOneTimeToken,
   mintOneTimeToken,
   redeemOneTimeToken,
+  type BrowserProof,
+  type TokenBinding,
 } from "./one-time-tokens";

@@ -19,4 +19,5 @@ export {
 } from "./finalize";
 export { generateCode, MAX_FAILED_ATTEMPTS } from "./code";
 export { passcodeErrors } from "./errors";
+export { requesterOf } from "./requester";
 export { detachPasscodes } from "./store";

@@ -7,6 +7,7 @@ import type { Tenant } from "@/lib/tenants";
 import { MAX_FAILED_ATTEMPTS, digestCode, generateCode } from "./code";
 import { passcodeErrors } from "./errors";
 import { passcodeMail } from "./mail";
+import { requesterOf } from "./requester";
 import {
   expirePasscodes,
   insertPasscode,
@@ -36,12 +37,18 @@ export interface CodeTarget {
  * Inserts a new code for the address (call inside a transaction; `sendCode` and lib/accounts
  * `sendPasscode` do). Sends to one address are serialised
  * (an advisory lock on tenant and address), so parallel sends cannot each start a fresh count. The
- * address's failed attempts carry over from its live code; with none left it is refused until that code
- * expires. The new code replaces every live one.
+ * requester's failed attempts carry over from its live code for the address; with none left it is
+ * refused until that code expires. The new code replaces every live one of the same requester.
  */
-export async function storeCode(tenant: Tenant, target: CodeTarget, id: string, code: string) {
+export async function storeCode(
+  tenant: Tenant,
+  target: CodeTarget,
+  requester: string,
+  id: string,
+  code: string,
+) {
   await lockAddressCodes(tenant.id, target.address);
-  const live = await liveCodesForAddress(tenant.id, target.address);
+  const live = await liveCodesForAddress(tenant.id, target.address, requester);
   const carried = Math.max(0, ...live.map((row) => row.failedAttempts));
   if (carried >= MAX_FAILED_ATTEMPTS) {
     throw passcodeErrors.locked(Math.max(...live.map((row) => row.secondsLeft)));
@@ -57,6 +64,7 @@ export async function storeCode(tenant: Tenant, target: CodeTarget, id: string, 
     emailId: target.emailId,
     address: target.address,
     purpose: target.purpose,
+    requester,
     codeHash: digestCode(tenant.id, id, code),
     failedAttempts: carried,
     ttlSeconds: tenant.passcodeTtlSeconds,
@@ -73,7 +81,7 @@ export async function sendCode(
   context: AuditContext,
 ): Promise<PasscodeInfo> {
   const code = generateCode();
-  const row = await transaction(() => storeCode(tenant, target, randomUUID(), code));
+  const row = await transaction(() => storeCode(tenant, target, requesterOf(context), randomUUID(), code));
   const sent = await mailCode(tenant, target.purpose, row.address, code);
   await recordAuditEvent(tenant.id, {
     ...context,

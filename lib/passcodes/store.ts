@@ -42,8 +42,12 @@ export async function lockAddressCodes(tenantId: string, address: string): Promi
   );
 }
 
-/** The address's live codes (not used, not expired), locked until the transaction ends. */
-export async function liveCodesForAddress(tenantId: string, address: string): Promise<PasscodeState[]> {
+/** The live codes (not used, not expired) one requester asked for the address, locked until the transaction ends. */
+export async function liveCodesForAddress(
+  tenantId: string,
+  address: string,
+  requester: string,
+): Promise<PasscodeState[]> {
   const db = await executor();
   const rows = await db
     .select(withState)
@@ -52,6 +56,7 @@ export async function liveCodesForAddress(tenantId: string, address: string): Pr
       and(
         eq(passcodes.tenantId, tenantId),
         eq(passcodes.address, address),
+        eq(passcodes.requester, requester),
         isNull(passcodes.usedAt),
         sql`${passcodes.expiresAt} > clock_timestamp()`,
       ),

@@ -15,4 +15,10 @@ export {
 // The test IdP signs with a key pair made the way the SP's is.
 export { createSelfSignedKeyPair, type KeyPair } from "./keys";
 export { serviceProviderMetadata, serviceProviderUrls } from "./service-provider";
-export { SAML_BROWSER_COOKIE, SamlRedirectError, completeSamlSignIn, startSamlSignIn } from "./sign-in";
+export {
+  SAML_BROWSER_COOKIE,
+  SamlRedirectError,
+  samlCookieName,
+  completeSamlSignIn,
+  startSamlSignIn,
+} from "./sign-in";

@@ -1,8 +1,10 @@
+import { X509Certificate } from "node:crypto";
 import { z } from "zod";
 import { recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { transaction } from "@/lib/db";
 import type { SamlIdentityProviderRow } from "@/lib/db/schema";
 import { AppError, ValidationFailed, formatZodIssues } from "@/lib/errors";
+import { emitWebhookEvent } from "@/lib/webhooks";
 import { fetchMetadata, parseIdpMetadata, type IdpMetadata } from "./metadata";
 import {
   deleteProviderRow,
@@ -71,6 +73,7 @@ const Fields = z.object({
     .strict(),
   sign_requests: z.boolean(),
   allow_linking: z.boolean(),
+  require_certificate_confirmation: z.boolean(),
 });
 
 export const CreateSamlProviderInput = Fields.partial({
@@ -80,6 +83,7 @@ export const CreateSamlProviderInput = Fields.partial({
   attribute_mapping: true,
   sign_requests: true,
   allow_linking: true,
+  require_certificate_confirmation: true,
 })
   .strict()
   .refine(
@@ -91,12 +95,20 @@ export type CreateSamlProviderInput = z.input<typeof CreateSamlProviderInput>;
 export const UpdateSamlProviderInput = Fields.extend({
   /** Fetch the metadata again from its URL (certificate rollover). */
   refresh_metadata: z.literal(true),
+  /** Take (true) or drop (false) the certificates a refresh left pending. */
+  confirm_certificates: z.boolean(),
 })
   .partial()
   .strict()
   .refine(
     (input) => !(input.metadata_url !== undefined && input.metadata_xml !== undefined),
     "give at most one of metadata_url and metadata_xml",
+  )
+  .refine(
+    (input) =>
+      input.confirm_certificates === undefined ||
+      (input.metadata_url === undefined && input.metadata_xml === undefined && !input.refresh_metadata),
+    "confirm_certificates decides on the pending certificates: give it without new metadata",
   );
 export type UpdateSamlProviderInput = z.input<typeof UpdateSamlProviderInput>;
 
@@ -121,6 +133,45 @@ async function checkDomainsFree(tenantId: string, domains: string[], except?: st
       });
     }
   }
+}
+
+/** SHA-256 fingerprints (`AB:CD:…`), what IdP consoles show beside a certificate. */
+const fingerprints = (pems: string[]) =>
+  pems.map((pem) => {
+    try {
+      return new X509Certificate(pem).fingerprint256;
+    } catch {
+      return "unparsable certificate";
+    }
+  });
+
+const sameCertificates = (a: string[], b: string[]) =>
+  a.length === b.length && [...a].sort().join("\n") === [...b].sort().join("\n");
+
+type CertificateChangeSource = "refresh" | "metadata" | "confirmation";
+
+/**
+ * The IdP's signing certificates changed (or a change is waiting): audited with both sets' fingerprints
+ * and fired as `saml_provider.certificate_changed`, in the change's transaction. Whoever answers the
+ * metadata URL decides what Sesame trusts; nothing of that may happen unseen.
+ */
+async function reportCertificateChange(
+  tenantId: string,
+  row: SamlProvider,
+  change: { previous: string[]; next: string[]; source: CertificateChangeSource; pending: boolean },
+  context: AuditContext,
+): Promise<void> {
+  const data = {
+    idp_id: row.id,
+    name: row.name,
+    entity_id: row.entityId,
+    source: change.source,
+    pending: change.pending,
+    previous_fingerprints: fingerprints(change.previous),
+    new_fingerprints: fingerprints(change.next),
+  };
+  await recordAuditEvent(tenantId, { ...context, type: "saml.provider.certificates_changed", details: data });
+  await emitWebhookEvent(tenantId, "saml_provider.certificate_changed", data);
 }
 
 const auditDetails = (row: SamlProvider) => ({
@@ -152,6 +203,7 @@ export async function createSamlProvider(
       attributeMapping: body.attribute_mapping ?? {},
       signRequests: body.sign_requests ?? false,
       allowLinking: body.allow_linking ?? true,
+      requireCertificateConfirmation: body.require_certificate_confirmation ?? false,
     });
     await recordAuditEvent(tenantId, {
       ...context,
@@ -174,7 +226,11 @@ export async function getSamlProvider(tenantId: string, id: string): Promise<Sam
 
 /**
  * Changes an IdP. New metadata (URL or XML) or `refresh_metadata` re-reads entity id, SSO URL and
- * certificates; switching to XML forgets the URL and the other way round.
+ * certificates; switching to XML forgets the URL and the other way round. Changed certificates are
+ * reported ({@link reportCertificateChange}); a refresh (not metadata the operator gives) that changes them
+ * while `require_certificate_confirmation` is on leaves them pending, unused, until `confirm_certificates`
+ * takes (true) or drops (false) them. New metadata given explicitly is the operator's decision: taken, and
+ * whatever was pending is dropped.
  */
 export async function updateSamlProvider(
   tenantId: string,
@@ -185,17 +241,18 @@ export async function updateSamlProvider(
   const body = parseInput(UpdateSamlProviderInput, input);
   const current = await getSamlProvider(tenantId, id);
   const values: Partial<SamlProviderValues> = {};
-  if (body.metadata_url !== undefined || body.metadata_xml !== undefined || body.refresh_metadata) {
+  let loaded: IdpMetadata | undefined;
+  const refreshOnly = body.metadata_url === undefined && body.metadata_xml === undefined;
+  if (!refreshOnly || body.refresh_metadata) {
     const url = body.metadata_xml !== undefined ? undefined : (body.metadata_url ?? current.metadataUrl);
     const xml = body.metadata_xml ?? current.metadataXml ?? undefined;
     if (!url && body.metadata_xml === undefined) {
       throw new ValidationFailed(["body.refresh_metadata: the provider has no metadata URL to fetch"]);
     }
-    const loaded = await loadMetadata(url ? { url } : { xml });
+    loaded = await loadMetadata(url ? { url } : { xml });
     // A refresh of the same URL must describe the same IdP: whoever answers that URL would otherwise
     // bring a new entity (and its keys) under the existing users' NameIDs. New metadata given explicitly
     // (another URL or XML) is the operator's decision.
-    const refreshOnly = body.metadata_url === undefined && body.metadata_xml === undefined;
     if (refreshOnly && loaded.entityId !== current.entityId) {
       throw new ValidationFailed([
         `body.refresh_metadata: the metadata now names another entity (${loaded.entityId}); give it as metadata_url or metadata_xml to take it`,
@@ -212,9 +269,47 @@ export async function updateSamlProvider(
   if (body.attribute_mapping !== undefined) values.attributeMapping = body.attribute_mapping;
   if (body.sign_requests !== undefined) values.signRequests = body.sign_requests;
   if (body.allow_linking !== undefined) values.allowLinking = body.allow_linking;
+  if (body.require_certificate_confirmation !== undefined) {
+    values.requireCertificateConfirmation = body.require_certificate_confirmation;
+  }
   return transaction(async () => {
     await lockTenantProviders(tenantId);
     if (values.domains) await checkDomainsFree(tenantId, values.domains, id);
+    // Read again under the lock: the certificates decided on are the ones stored now.
+    const locked = await selectProvider(tenantId, id);
+    if (!locked) throw new AppError("SAML_PROVIDER_NOT_FOUND");
+    let change: { previous: string[]; next: string[]; source: CertificateChangeSource } | undefined;
+    let pending = false;
+    if (loaded) {
+      const held =
+        refreshOnly && (values.requireCertificateConfirmation ?? locked.requireCertificateConfirmation);
+      if (sameCertificates(loaded.certificates, locked.certificates)) {
+        // The IdP went back to what is in use: nothing is waiting any more.
+        values.pendingCertificates = [];
+      } else if (held) {
+        values.certificates = locked.certificates;
+        values.pendingCertificates = loaded.certificates;
+        pending = !sameCertificates(loaded.certificates, locked.pendingCertificates);
+        if (pending) change = { previous: locked.certificates, next: loaded.certificates, source: "refresh" };
+      } else {
+        values.pendingCertificates = [];
+        change = {
+          previous: locked.certificates,
+          next: loaded.certificates,
+          source: refreshOnly ? "refresh" : "metadata",
+        };
+      }
+    }
+    if (body.confirm_certificates !== undefined) {
+      if (locked.pendingCertificates.length === 0) {
+        throw new ValidationFailed(["body.confirm_certificates: no certificates are pending"]);
+      }
+      if (body.confirm_certificates) {
+        values.certificates = locked.pendingCertificates;
+        change = { previous: locked.certificates, next: locked.pendingCertificates, source: "confirmation" };
+      }
+      values.pendingCertificates = [];
+    }
     const row = await updateProviderRow(tenantId, id, values);
     if (!row) throw new AppError("SAML_PROVIDER_NOT_FOUND");
     await recordAuditEvent(tenantId, {
@@ -222,6 +317,18 @@ export async function updateSamlProvider(
       type: "saml.provider.updated",
       details: { ...auditDetails(row), changed: Object.keys(body) },
     });
+    if (change) await reportCertificateChange(tenantId, row, { ...change, pending }, context);
+    if (body.confirm_certificates === false) {
+      await recordAuditEvent(tenantId, {
+        ...context,
+        type: "saml.provider.certificates_rejected",
+        details: {
+          idp_id: row.id,
+          entity_id: row.entityId,
+          rejected_fingerprints: fingerprints(locked.pendingCertificates),
+        },
+      });
+    }
     return row;
   });
 }

@@ -3,7 +3,13 @@ import type { Profile } from "@node-saml/node-saml";
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { constantTimeEqual, randomToken, sha256Hex } from "@/lib/crypto";
 import { AppError } from "@/lib/errors";
-import { isAllowedRedirect, withQuery } from "@/lib/thirdparty";
+import {
+  BINDING_COOKIE_PATH,
+  bindingCookieName,
+  explainRefusal,
+  isAllowedRedirect,
+  withQuery,
+} from "@/lib/thirdparty";
 import { signInWithIdentity } from "@/lib/accounts";
 import { mintOneTimeToken } from "@/lib/one-time-tokens";
 import type { Tenant } from "@/lib/tenants";
@@ -28,8 +34,10 @@ export class SamlRedirectError extends AppError {
 
 const SWEEP_EVERY = 64;
 
-/** The cookie that binds a started sign-in to the browser that started it. */
+/** The cookie that binds a started sign-in to the browser that started it, by its base name. */
 export const SAML_BROWSER_COOKIE = "sesame_saml";
+/** Its name on the wire (`__Host-sesame_saml` on https). */
+export const samlCookieName = () => bindingCookieName(SAML_BROWSER_COOKIE);
 const BROWSER_VALUE = /^[A-Za-z0-9_-]{43}$/;
 
 /** Where to send the browser, and the binding cookie to set on the way. */
@@ -37,7 +45,7 @@ export interface SamlStart {
   redirectUrl: string;
   /**
    * SameSite=None (hence Secure): the IdP's answer is a cross-site form POST, which a Lax cookie does not
-   * follow. Scoped to the tenant's SAML endpoints; lives as long as a request.
+   * follow. `Path=/`: the token exchange checks it too. Lives as long as a request.
    */
   cookie: { name: string; value: string; maxAgeSeconds: number; path: string; sameSite: "none" };
 }
@@ -106,10 +114,10 @@ export async function startSamlSignIn(
     return {
       redirectUrl: url,
       cookie: {
-        name: SAML_BROWSER_COOKIE,
+        name: samlCookieName(),
         value: browser,
         maxAgeSeconds: REQUEST_TTL_SECONDS,
-        path: `/t/${tenant.id}/saml`,
+        path: BINDING_COOKIE_PATH,
         sameSite: "none" as const,
       },
     };
@@ -123,14 +131,76 @@ export async function startSamlSignIn(
 const invalid = (detail: string, internal?: string) =>
   new AppError("SAML_RESPONSE_INVALID", undefined, { details: internal ? [detail, internal] : [detail] });
 
-/** The outer Response's InResponseTo, read before any check only to find the stored request. */
-function outerResponse(xml: string): { inResponseTo: string | undefined; destination: string | undefined } {
+const PROTOCOL = "urn:oasis:names:tc:SAML:2.0:protocol";
+const SUCCESS = "urn:oasis:names:tc:SAML:2.0:status:Success";
+const protocol = xpath.useNamespaces({ samlp: PROTOCOL });
+
+/** The IdP's answer in the Response's own Status: its top-level code, the second-level one, its message. */
+interface ResponseStatus {
+  code: string | undefined;
+  subCode: string | undefined;
+  message: string | undefined;
+}
+
+/**
+ * The outer Response's InResponseTo (read before any check only to find the stored request), Destination
+ * and Status. Everything is read on the document element itself, never by searching the document, so a
+ * Status (or a Success code) planted deeper, as in signature wrapping, is not the one read; two Status
+ * children are no answer at all.
+ */
+function outerResponse(xml: string): {
+  inResponseTo: string | undefined;
+  destination: string | undefined;
+  status: ResponseStatus | undefined;
+} {
   const document = parseXml(xml);
   if (!document) throw invalid("SAMLResponse: not well-formed XML");
+  const root = document.documentElement;
+  const isResponse = root.localName === "Response" && root.namespaceURI === PROTOCOL;
   const attribute = (name: string) =>
-    (xpath.select1(`/*[local-name()='Response']/@${name}`, document as unknown as Node) as Attr | undefined)
-      ?.value;
-  return { inResponseTo: attribute("InResponseTo"), destination: attribute("Destination") };
+    isResponse && root.hasAttribute(name) ? root.getAttribute(name)! : undefined;
+  const statuses = isResponse ? (protocol("samlp:Status", root as unknown as Node) as Element[]) : [];
+  let status: ResponseStatus | undefined;
+  if (statuses.length === 1) {
+    const top = protocol("samlp:StatusCode", statuses[0]!) as Element[];
+    const second = top.length === 1 ? (protocol("samlp:StatusCode", top[0]!) as Element[]) : [];
+    const message = protocol("string(samlp:StatusMessage)", statuses[0]!) as unknown as string;
+    status = {
+      code: top.length === 1 ? (top[0]!.getAttribute("Value") ?? undefined) : undefined,
+      subCode: second[0]?.getAttribute("Value") ?? undefined,
+      // The IdP's own words, for the audit log only: printable, one line, short.
+      message:
+        message
+          .replace(/[^\x20-\x7e\u00a0-\uffff]+/g, " ")
+          .replace(/\s+/g, " ")
+          .trim()
+          .slice(0, 200) || undefined,
+    };
+  }
+  return { inResponseTo: attribute("InResponseTo"), destination: attribute("Destination"), status };
+}
+
+/**
+ * The IdP's answer must be Success before anything else is looked at: node-saml reads the assertion
+ * first and would sign the user in from a signed assertion inside a Responder (or any other) answer.
+ * The browser is told the top-level code's name; the audit log gets both codes and the message.
+ */
+function checkStatus(status: ResponseStatus | undefined): void {
+  if (status?.code === SUCCESS) return;
+  if (!status?.code) {
+    throw invalid("the response has no Status (exactly one Status with one StatusCode is required)");
+  }
+  const short = (value: string) => value.replace(/^urn:oasis:names:tc:SAML:2\.0:status:/, "");
+  throw invalid(
+    `the identity provider answered with status ${short(status.code).slice(0, 100)}, not Success`,
+    [
+      `idp status ${status.code.slice(0, 200)}`,
+      status.subCode ? `second-level status ${status.subCode.slice(0, 200)}` : undefined,
+      status.message ? `message: ${status.message}` : undefined,
+    ]
+      .filter(Boolean)
+      .join("; "),
+  );
 }
 
 type XmlJs = { $?: Record<string, string>; _?: string; [child: string]: unknown };
@@ -254,7 +324,14 @@ export async function completeSamlSignIn(
       if (!request.browserHash || !(browser && constantTimeEqual(sha256Hex(browser), request.browserHash))) {
         throw invalid("the sign-in was started in another browser (or its cookie is missing)");
       }
-      return await verifyAndSignIn(tenant, request, encoded, outer.destination, context);
+      checkStatus(outer.status);
+      return await verifyAndSignIn(
+        tenant,
+        { ...request, browserHash: request.browserHash },
+        encoded,
+        outer.destination,
+        context,
+      );
     } catch (error) {
       if (error instanceof AppError) throw new SamlRedirectError(request.redirectTo, error);
       throw error;
@@ -264,7 +341,7 @@ export async function completeSamlSignIn(
 
 async function verifyAndSignIn(
   tenant: Tenant,
-  request: { requestId: string; idpId: string; redirectTo: string; createdAt: Date },
+  request: { requestId: string; idpId: string; redirectTo: string; createdAt: Date; browserHash: string },
   encoded: string,
   destination: string | undefined,
   context: AuditContext,
@@ -314,8 +391,11 @@ async function verifyAndSignIn(
   if (verified.nameIdFormat === TRANSIENT) {
     throw invalid("the IdP sends a transient NameID; configure a persistent, email or unspecified NameID");
   }
-  const mapped = mapAttributes(profile, idp.attributeMapping as AttributeMapping);
+  const mapping = idp.attributeMapping as AttributeMapping;
+  const mapped = mapAttributes(profile, mapping);
   const domain = mapped.email?.split("@")[1];
+  // The IdP vouches only for addresses of the domains it was configured to serve.
+  const vouched = domain !== undefined && idp.domains.includes(domain);
   const { user, outcome } = await signInWithIdentity(
     tenant,
     {
@@ -323,8 +403,7 @@ async function verifyAndSignIn(
       providerId: idp.id,
       subject: profile.nameID,
       email: mapped.email ?? null,
-      // The IdP vouches only for addresses of the domains it was configured to serve.
-      emailVerified: domain !== undefined && idp.domains.includes(domain),
+      emailVerified: vouched,
       claims: {
         issuer: idp.entityId,
         ...(verified.nameIdFormat ? { name_id_format: verified.nameIdFormat } : {}),
@@ -334,8 +413,35 @@ async function verifyAndSignIn(
     },
     { allowLinking: idp.allowLinking },
     context,
-  );
-  const token = await mintOneTimeToken(tenant, user.id, { amr: ["ext:saml"] });
+  ).catch((error: unknown) => {
+    throw explainRefusal(error, {
+      THIRD_PARTY_EMAIL_UNVERIFIED: vouched
+        ? [
+            "this email address belongs to another account",
+            "the address (of one of the IdP's domains) is held by another account and could not be taken",
+          ]
+        : [
+            "the identity provider does not vouch for this email address",
+            `the asserted address's domain ${domain ?? "(none)"} is not one of the IdP's domains ` +
+              `(${idp.domains.join(", ")}), so the address counts as unverified: it links to no existing ` +
+              "account, and creates none while the tenant requires verified addresses",
+          ],
+      THIRD_PARTY_EMAIL_MISSING: [
+        "the identity provider sent no email address",
+        `no email in ${mapping.email ? `the mapped attribute ${mapping.email}` : "the usual attributes"} ` +
+          "and the NameID is not an address",
+      ],
+      THIRD_PARTY_LINKING_DISABLED: [
+        "an account with this email address exists",
+        "the address belongs to an existing account and the IdP's allow_linking is off",
+      ],
+    });
+  });
+  // Bound to the browser whose cookie the ACS checked: only it exchanges the token (login CSRF).
+  const token = await mintOneTimeToken(tenant, user.id, {
+    amr: ["ext:saml"],
+    binding: { browserHash: request.browserHash },
+  });
   await recordAuditEvent(tenant.id, {
     ...context,
     actor: user.id,

@@ -15,7 +15,7 @@ export {
 export { selectUserSessions } from "./store";
 export { sweepExpiredSessions } from "./sweep-expired-sessions";
 export { validateSessionToken, type SessionValidation } from "./validate";
-export { userAgentName } from "./user-agent";
+export { userAgentName, userAgentParts } from "./user-agent";
 export { impersonateUser, listSessionsOfUser, revokeSessionOfUser } from "./admin-sessions";
 export type { SessionClient } from "./sessions";
 export { revokeAllSessionsOfUser } from "./revoke-all-sessions";

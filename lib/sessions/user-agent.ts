@@ -22,8 +22,15 @@ const SYSTEMS = [
  * only the browser or the system when the other is unknown, else the raw string's first 64 characters.
  */
 export function userAgentName(raw: string): string {
-  const browser = BROWSERS.find(([token]) => raw.includes(token))?.[1];
-  const system = SYSTEMS.find(([token]) => raw.includes(token))?.[1];
+  const { browser, system } = userAgentParts(raw);
   if (browser && system) return `${browser} (${system})`;
   return browser ?? system ?? raw.slice(0, 64);
+}
+
+/** The browser and system a user agent names, each undefined when not recognised. */
+export function userAgentParts(raw: string): { browser?: string; system?: string } {
+  return {
+    browser: BROWSERS.find(([token]) => raw.includes(token))?.[1],
+    system: SYSTEMS.find(([token]) => raw.includes(token))?.[1],
+  };
 }

@@ -24,8 +24,11 @@ export const RpId = z
 /** An exact web origin: scheme, host and optional port, nothing else. */
 export const Origin = z
   .url({ protocol: /^https?$/, error: "must be an http(s) origin such as https://example.com" })
-  .refine((value) => new URL(value).origin === value.replace(/\/$/, ""), {
+  .max(2048, "must be at most 2048 characters")
+  // zod runs refinements after a failed format check too: only a parsed URL is compared (`foo` was a 500).
+  .refine((value) => URL.canParse(value) && new URL(value).origin === value.replace(/\/$/, ""), {
     error: "must be an origin only (scheme://host[:port]), without path, query or fragment",
+    when: (payload) => payload.issues.length === 0,
   })
   .transform((value) => new URL(value).origin);
 

@@ -91,6 +91,39 @@ async function discover(issuer: string): Promise<oidc.ServerMetadata> {
   return metadata;
 }
 
+/**
+ * Issuers' JWKS, kept per instance by their URL, like the discovery documents: openid-client keeps a JWKS
+ * only on its Configuration object, which is built for each callback, so without this every callback
+ * fetched the keys again. The library (oauth4webapi) decides what the kept set is good for: 5 minutes, and
+ * an ID token under an unknown `kid` refetches the set only when it is a minute old or more (then once),
+ * so nobody can make Sesame fetch on every request. {@link keepJwks} stores what the library ended with,
+ * the refetch's time included, so that limit holds across callbacks.
+ */
+const JWKS_ENTRIES = 500;
+const jwksSets = new Map<string, oidc.ExportedJWKSCache>();
+
+function jwksUriOf(config: oidc.Configuration): string | undefined {
+  return config.serverMetadata().jwks_uri;
+}
+
+/** Hands the kept JWKS of the configuration's issuer to openid-client (when there is one). */
+function restoreJwks(config: oidc.Configuration): void {
+  const uri = jwksUriOf(config);
+  const kept = uri ? jwksSets.get(uri) : undefined;
+  if (kept) oidc.setJwksCache(config, kept);
+}
+
+/** Keeps the JWKS openid-client holds after a request (fetched, refetched, or the one it was given). */
+export function keepJwks(config: oidc.Configuration): void {
+  const uri = jwksUriOf(config);
+  if (!uri) return;
+  const current = oidc.getJwksCache(config);
+  if (!current) return;
+  jwksSets.delete(uri);
+  if (jwksSets.size >= JWKS_ENTRIES) jwksSets.delete(jwksSets.keys().next().value!);
+  jwksSets.set(uri, current);
+}
+
 /** Builds the client for a provider row: OIDC kinds read the issuer's discovery document (SSRF-guarded). */
 export async function providerClient(row: ThirdPartyProviderRow): Promise<ProviderClient> {
   const kind = row.kind as ProviderKind;
@@ -120,6 +153,7 @@ export async function providerClient(row: ThirdPartyProviderRow): Promise<Provid
     // openid-client trusts TLS for an ID token from the token endpoint unless told otherwise: the
     // signature is checked against the provider's JWKS as well (non-repudiation checks).
     oidc.enableNonRepudiationChecks(config);
+    restoreJwks(config);
     if (insecure(issuer)) oidc.allowInsecureRequests(config);
   } else {
     const authorizationEndpoint = options.authorizationEndpoint ?? definition.authorizationEndpoint;

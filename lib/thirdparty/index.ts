@@ -15,15 +15,19 @@ export {
 } from "./providers";
 export { callbackUrl } from "./client";
 export {
+  BINDING_COOKIE_PATH,
   BROWSER_COOKIE,
+  bindingCookieName,
+  thirdPartyCookieName,
+} from "./browser-cookie";
+export {
   STATE_TTL_SECONDS,
-  cookiePath,
   finishThirdPartySignIn,
   startThirdPartySignIn,
   type ThirdPartyFinish,
   type ThirdPartyStart,
 } from "./sign-in";
-export { errorRedirect, isAllowedRedirect, withQuery } from "./redirect";
+export { errorRedirect, explainRefusal, isAllowedRedirect, withQuery } from "./redirect";
 
 /** A provider as the flows and `.well-known/config` show it. */
 export interface EnabledProvider {

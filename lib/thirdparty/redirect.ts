@@ -1,4 +1,4 @@
-import { AppError } from "@/lib/errors";
+import { AppError, type ErrorCode } from "@/lib/errors";
 import { getConfig } from "@/lib/config";
 import { safeRedirect } from "@/lib/hosted/redirect";
 import type { Tenant } from "@/lib/tenants";
@@ -78,4 +78,18 @@ export function errorQuery(error: unknown): Record<string, string> {
 /** `redirectTo` with Hanko's error query for a failed login (third party and SAML alike). */
 export function errorRedirect(redirectTo: string, error: unknown): string {
   return withQuery(redirectTo, errorQuery(error));
+}
+
+/**
+ * A refusal from lib/identities (which names only its code) with the failed check spelled out:
+ * `reasons[code]` is `[for the browser, for the audit log]`. errorQuery shows the first detail; the audit
+ * record's reason joins them all. Errors that already carry details, and other codes, pass unchanged.
+ */
+export type RefusalReasons = Partial<Record<ErrorCode, readonly [browser: string, audit: string]>>;
+
+export function explainRefusal(error: unknown, reasons: RefusalReasons): unknown {
+  if (!(error instanceof AppError) || error.details.length > 0) return error;
+  const reason = reasons[error.code];
+  if (!reason) return error;
+  return new AppError(error.code, error.message, { details: [...reason], cause: error });
 }

@@ -5,15 +5,14 @@ import { AppError } from "@/lib/errors";
 import { linkIdentity, signInWithIdentity, type AssertedIdentity } from "@/lib/accounts";
 import { mintOneTimeToken } from "@/lib/one-time-tokens";
 import type { Tenant } from "@/lib/tenants";
-import { providerClient, type ProviderClient } from "./client";
+import { keepJwks, providerClient, type ProviderClient } from "./client";
 import { userInfoOf } from "./user-info";
-import { errorRedirect, isAllowedRedirect, withQuery } from "./redirect";
+import { errorRedirect, explainRefusal, isAllowedRedirect, withQuery, type RefusalReasons } from "./redirect";
+import { BINDING_COOKIE_PATH, thirdPartyCookieName } from "./browser-cookie";
 import { consumeState, insertState, selectProvider, sweepExpiredStates } from "./store";
 
 /** A started authorization lives this long (the user signs in at the provider meanwhile). */
 export const STATE_TTL_SECONDS = 600;
-/** The cookie that binds a started authorization to the browser that started it. */
-export const BROWSER_COOKIE = "sesame_thirdparty";
 const STATE_PURPOSE = "third-party-state";
 const TOKENS_PURPOSE = "third-party-tokens";
 const BROWSER_VALUE = /^[A-Za-z0-9_-]{43}$/;
@@ -35,8 +34,6 @@ export interface ThirdPartyStart {
   };
 }
 
-export const cookiePath = (tenantId: string) => `/t/${tenantId}/thirdparty`;
-
 async function enabledProvider(tenantId: string, slug: string) {
   const row = await selectProvider(tenantId, slug);
   if (!row || !row.enabled) throw new AppError("THIRD_PARTY_PROVIDER_NOT_FOUND");
@@ -49,7 +46,7 @@ async function enabledProvider(tenantId: string, slug: string) {
  * URL. REDIRECT_NOT_ALLOWED when `redirectTo` is not allowed; THIRD_PARTY_PROVIDER_NOT_FOUND.
  * `browser`: the binding cookie the browser already has (reused, so two tabs can sign in at once).
  * `codeVerifier`: the elements' own verifier (Hanko's `code_verifier`, kept in the page's sessionStorage);
- * the sign-in's one-time token is then exchanged only with it.
+ * the sign-in's one-time token is exchanged with it, or with the binding cookie (plain-URL starts).
  */
 export async function startThirdPartySignIn(
   tenant: Tenant,
@@ -105,10 +102,10 @@ export async function startThirdPartySignIn(
     return {
       redirectUrl: url.toString(),
       cookie: {
-        name: BROWSER_COOKIE,
+        name: thirdPartyCookieName(),
         value: browser,
         maxAgeSeconds: STATE_TTL_SECONDS,
-        path: cookiePath(tenant.id),
+        path: BINDING_COOKIE_PATH,
         sameSite: client.definition.formPost ? "none" : "lax",
       },
     };
@@ -186,12 +183,17 @@ export async function finishThirdPartySignIn(
     };
     const client = await providerClient(await enabledProvider(tenant.id, row.providerSlug));
     const asserted = await exchange(client, input.params, state, secrets);
-    const outcome = row.linkUserId
-      ? await linkIdentity(tenant, row.linkUserId, asserted, context)
-      : await signInWithIdentity(tenant, asserted, { allowLinking: client.row.allowLinking }, context);
+    const outcome = await (
+      row.linkUserId
+        ? linkIdentity(tenant, row.linkUserId, asserted, context)
+        : signInWithIdentity(tenant, asserted, { allowLinking: client.row.allowLinking }, context)
+    ).catch((error: unknown) => {
+      throw explainRefusal(error, accountRefusals(client.row.slug, asserted));
+    });
+    // Bound to this browser: its binding cookie (checked above) and the elements' verifier, if any.
     const token = await mintOneTimeToken(tenant, outcome.user.id, {
       amr: [`ext:${client.row.slug}`],
-      codeChallenge: row.codeChallenge,
+      binding: { browserHash: row.browserHash, codeChallenge: row.codeChallenge },
     });
     await recordAuditEvent(tenant.id, {
       ...context,
@@ -228,12 +230,16 @@ async function exchange(
       ...(isOidc ? { expectedNonce: secrets.nonce ?? "", idTokenExpected: true } : {}),
     });
   } catch (error) {
+    keepJwks(client.config);
     if (error instanceof AppError) throw error;
+    // The first detail is all the browser may see (errorQuery); the second names the check, for the audit.
+    const precise = auditReason(error);
     throw new AppError("THIRD_PARTY_PROVIDER_ERROR", undefined, {
-      details: [describe(error)],
+      details: precise ? [describe(error), precise] : [describe(error)],
       cause: error,
     });
   }
+  keepJwks(client.config);
   const info = await userInfoOf(client, tokens);
   // Apple sends the user's name only once, beside the code on the first sign-in, never in the ID token.
   const appleName = client.kind === "apple" ? nameFromAppleUser(params.get("user")) : undefined;
@@ -283,4 +289,75 @@ function describe(error: unknown): string {
   if (error instanceof oidc.ResponseBodyError) return `${error.error}: ${error.error_description ?? ""}`;
   if (error instanceof Error) return error.message.slice(0, 200);
   return "the provider's answer failed a check";
+}
+
+/** What the account step's refusals mean here: `[for the browser, for the audit log]`. */
+function accountRefusals(provider: string, asserted: AssertedIdentity): RefusalReasons {
+  return {
+    THIRD_PARTY_EMAIL_UNVERIFIED: asserted.emailVerified
+      ? [
+          "this email address belongs to another account",
+          `the address ${provider} verified is held by another account and could not be taken`,
+        ]
+      : [
+          "the provider has not verified this email address",
+          `${provider} does not vouch for the address (email_verified is not true): it links to no ` +
+            "existing account, and creates none while the tenant requires verified addresses",
+        ],
+    THIRD_PARTY_EMAIL_MISSING: [
+      "the provider shared no email address",
+      `${provider} answered no email address (ID token, user info, emails endpoint)`,
+    ],
+    THIRD_PARTY_LINKING_DISABLED: [
+      "an account with this email address exists",
+      `the address belongs to an existing account and ${provider}'s allow_linking is off`,
+    ],
+  };
+}
+
+/** Claims whose values may go to the audit log; others (nonce, hashes) are named without their value. */
+const SHOWN_CLAIMS = new Set(["iss", "aud", "azp", "exp", "iat", "nbf", "auth_time", "typ", "alg"]);
+
+const short = (value: unknown) => {
+  const text = typeof value === "string" ? value : JSON.stringify(value);
+  return (text ?? String(value)).slice(0, 120);
+};
+
+/**
+ * The check a library error names, for the audit log only: openid-client wraps oauth4webapi's error
+ * (`unexpected JWT claim value encountered`), whose own message names the claim and whose `cause` holds
+ * `claim`, `expected`, the token's `claims`, the key `header`… Only the failed claim's name (and, for
+ * public claims, the expected and actual values), the attribute, the key id and algorithm are kept: never
+ * the whole token, its nonce or the response body.
+ */
+export function auditReason(error: unknown): string | undefined {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current; depth++) {
+    if (current instanceof Error) {
+      const code = (current as { code?: unknown }).code;
+      parts.push(`${current.message.slice(0, 200)}${typeof code === "string" ? ` (${code})` : ""}`);
+      current = current.cause;
+      continue;
+    }
+    if (typeof current === "object") {
+      const cause = current as Record<string, unknown>;
+      const claim = typeof cause.claim === "string" ? cause.claim : undefined;
+      const facts: string[] = [];
+      if (claim) facts.push(`claim ${claim}`);
+      if (claim && SHOWN_CLAIMS.has(claim)) {
+        if (cause.expected !== undefined) facts.push(`expected ${short(cause.expected)}`);
+        const claims = cause.claims as Record<string, unknown> | undefined;
+        if (claims && claims[claim] !== undefined) facts.push(`actual ${short(claims[claim])}`);
+      }
+      if (typeof cause.attribute === "string") facts.push(`attribute ${cause.attribute}`);
+      const header = cause.header as { kid?: unknown; alg?: unknown } | undefined;
+      if (header?.alg !== undefined) facts.push(`alg ${short(header.alg)}`);
+      if (header?.kid !== undefined) facts.push(`kid ${short(header.kid)}`);
+      if (facts.length) parts.push(facts.join(", "));
+    }
+    break;
+  }
+  const reason = parts.slice(1).join(": ");
+  return reason || undefined;
 }

@@ -32,6 +32,9 @@ export const WEBHOOK_EVENTS = [
   "session.delete.passive",
   "session.delete.passive.expire",
   "session.delete.passive.limit",
+  // Sesame's own (not Hanko's): a SAML identity provider's signing certificates changed (docs/webhooks.md).
+  "saml_provider",
+  "saml_provider.certificate_changed",
 ] as const;
 
 /**

@@ -234,6 +234,22 @@ export async function releaseAllLeases(): Promise<number> {
 }
 
 /**
+ * Ends the leases of these claims (a worker shutting down hands back what it could not finish): the
+ * deliveries are due again at once for any other worker. An attempt still running under one of them
+ * can no longer record its outcome (finishAttempt checks the lease token). Returns how many were held.
+ */
+export async function releaseLeases(leaseTokens: string[]): Promise<number> {
+  if (leaseTokens.length === 0) return 0;
+  const db = await executor();
+  const rows = await db
+    .update(webhookDeliveries)
+    .set({ leaseUntil: null, leaseToken: null })
+    .where(and(eq(webhookDeliveries.status, "pending"), inArray(webhookDeliveries.leaseToken, leaseTokens)))
+    .returning({ id: webhookDeliveries.id });
+  return rows.length;
+}
+
+/**
  * Claims up to `limit` due deliveries for `leaseMs` (FOR UPDATE SKIP LOCKED: concurrent workers get
  * different rows; a delivery whose lease ran out is due again). Each claim gets a fresh lease token.
  * Fair between tenants: a tenant has at most `perTenant` deliveries in flight (leased, over all

@@ -17,6 +17,7 @@ import {
   markWebhookSucceeded,
   queueStats,
   releaseAllLeases,
+  releaseLeases,
   type ClaimedDelivery,
   type FinishedAttempt,
 } from "./store";
@@ -237,11 +238,23 @@ export interface WebhookWorkerOptions {
   onOutcome?: OutcomeListener;
 }
 
+export interface WebhookWorkerStop {
+  /**
+   * Waits at most this long for the deliveries in flight, then hands back the leases of those still
+   * running, so that another instance sends them at once rather than after the lease (default: waits
+   * for all of them).
+   */
+  handBackAfterMs?: number;
+}
+
 export interface WebhookWorker {
   /** Looks for due deliveries now. */
   wake(): void;
-  /** Stops claiming and waits for the deliveries in flight. */
-  stop(): Promise<void>;
+  /**
+   * Stops claiming and waits for the deliveries in flight (or hands them back, see
+   * {@link WebhookWorkerStop}); resolves with the number of leases handed back.
+   */
+  stop(options?: WebhookWorkerStop): Promise<number>;
 }
 
 /**
@@ -251,7 +264,8 @@ export interface WebhookWorker {
 export function createWebhookWorker(options: WebhookWorkerOptions = {}): WebhookWorker {
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
   const concurrency = options.concurrency ?? 32;
-  const inFlight = new Set<Promise<void>>();
+  // Each delivery in flight, by its lease token (handed back at stop when it does not finish in time).
+  const inFlight = new Map<Promise<void>, string>();
   let timer: NodeJS.Timeout | undefined;
   let dueAt = Infinity;
   let polling = false;
@@ -300,7 +314,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions = {}): Webhook
               if (inFlight.size <= again) schedule(0);
               else if (!full) schedule(25);
             });
-          inFlight.add(work);
+          inFlight.set(work, item.delivery.leaseToken!);
         }
       }
     } catch (error) {
@@ -322,10 +336,22 @@ export function createWebhookWorker(options: WebhookWorkerOptions = {}): Webhook
 
   return {
     wake,
-    async stop() {
+    async stop({ handBackAfterMs }: WebhookWorkerStop = {}) {
       stopped = true;
       clearTimeout(timer);
-      await Promise.allSettled([...inFlight]);
+      const all = Promise.allSettled([...inFlight.keys()]);
+      if (handBackAfterMs === undefined) {
+        await all;
+        return 0;
+      }
+      let waited: NodeJS.Timeout | undefined;
+      await Promise.race([all, new Promise((resolve) => (waited = setTimeout(resolve, handBackAfterMs)))]);
+      clearTimeout(waited);
+      const held = [...inFlight.values()];
+      if (held.length === 0) return 0;
+      const released = await releaseLeases(held);
+      getLogger().info({ released }, "webhook worker handed back its leased deliveries");
+      return released;
     },
   };
 }
@@ -340,9 +366,10 @@ export function startWebhookWorker(options: WebhookWorkerOptions = {}): WebhookW
   return holder[WORKER];
 }
 
-export async function stopWebhookWorker(): Promise<void> {
+/** Stops this process's worker (see {@link WebhookWorker.stop}); resolves with the leases handed back. */
+export async function stopWebhookWorker(options?: WebhookWorkerStop): Promise<number> {
   const worker = holder[WORKER];
   delete holder[WORKER];
   setWebhookWake(undefined);
-  await worker?.stop();
+  return (await worker?.stop(options)) ?? 0;
 }

@@ -7,6 +7,9 @@
  *   console (`/console` and below);
  * - both ports: the health probes (`/livez`, `/readyz`) and what every page needs from Next.js
  *   (`/_next/…`, the favicon), so the console renders on the admin port;
+ * - neither port: Next.js's image optimizer (`/_next/image`), which fetches its `url` inside the server,
+ *   past this split (`?url=/metrics` on the public port would read the admin side). Sesame uses no
+ *   next/image and turns the optimizer off (next.config.js); this keeps it closed even if it came back;
  * - everything else (public, flow, Passkey and Authenticator APIs, hosted pages, docs, examples) on the
  *   public port only.
  *
@@ -80,6 +83,7 @@ function sideOfSegments(segments) {
   const [first, second, third] = segments.map(stem);
   // `/_next/data/<build id>/<path>.json` is routed to `<path>` itself: it is on the side of that path.
   if (first === "_next" && second === "data") return sideOfSegments(segments.slice(3));
+  if (first === "_next" && second === "image") return "none";
   if (first === "metrics" || first === "console") return "admin";
   if (first === "t" && third === "admin") return "admin";
   const path = `/${segments.join("/")}`;
@@ -91,14 +95,16 @@ function sideOfSegments(segments) {
 
 /**
  * `admin` (admin API, /metrics, console), `shared` (health probes, Next.js assets), `public` (the
- * rest), or `invalid` (no path). Admin when either reading of the path is; shared when both are.
+ * rest), `none` (the image optimizer) or `invalid` (no path). None when either reading of the path is,
+ * else admin when either is; shared when both are.
  * @param {string | undefined} target
- * @returns {"admin" | "shared" | "public" | "invalid"}
+ * @returns {"admin" | "shared" | "public" | "none" | "invalid"}
  */
 export function sideOf(target) {
   const readings = pathReadings(target);
   if (!readings) return "invalid";
   const sides = readings.map(sideOfSegments);
+  if (sides.includes("none")) return "none";
   if (sides.includes("admin")) return "admin";
   return sides.every((side) => side === "shared") ? "shared" : "public";
 }
@@ -113,7 +119,7 @@ export function sideOf(target) {
 export function answersOn(listener, target) {
   const side = sideOf(target);
   if (side === "shared") return true;
-  if (side === "invalid") return false;
+  if (side === "invalid" || side === "none") return false;
   return side === (listener === "admin" ? "admin" : "public");
 }
 

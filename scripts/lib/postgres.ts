@@ -17,6 +17,8 @@ export interface Postgres {
   /** URL of database `name` (created with createDatabase). */
   url(name: string): string;
   createDatabase(name: string): void;
+  /** Runs `query` with psql on database `name` as the superuser; returns what it prints (unaligned, no headers). */
+  psql(name: string, query: string): string;
   /** Stops the server (fast shutdown); the cluster stays, so start() brings it back on the same port. */
   stop(): void;
   start(): void;
@@ -37,12 +39,13 @@ export function freePort(): Promise<number> {
 
 const isRoot = () => process.getuid?.() === 0;
 
-function run(command: string, args: string[]): void {
+function run(command: string, args: string[]): string {
   const [file, argv] = isRoot() ? ["runuser", ["-u", "postgres", "--", command, ...args]] : [command, args];
   const result = spawnSync(file, argv, { encoding: "utf8" });
   if (result.status !== 0) {
     throw new Error(`${command} ${args.join(" ")} failed:\n${result.stdout}\n${result.stderr}`);
   }
+  return result.stdout;
 }
 
 export function ensurePostgres15(): void {
@@ -107,6 +110,10 @@ export async function startPostgres(settings: Record<string, string> = {}): Prom
     url: (name) => `postgres://postgres@127.0.0.1:${port}/${name}`,
     createDatabase(name) {
       run(path.join(BIN, "createdb"), ["-h", "127.0.0.1", "-p", String(port), "-U", "postgres", name]);
+    },
+    psql(name, query) {
+      const args = ["-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "-d", name, "-Atq", "-c", query];
+      return run(path.join(BIN, "psql"), args);
     },
     stop() {
       if (running) stop();

@@ -45,7 +45,7 @@ describe("GET /t/{tenant_id}/admin/audit_logs", () => {
         type: "test.login.failed",
         error: "passcode invalid: 2 attempts left",
         meta_http_request_id: "",
-        meta_source_ip: "",
+        meta_source_ip: "0.0.0.0",
         meta_user_agent: "",
         details: { reason: "passcode invalid: 2 attempts left", status: 401 },
         created_at: failed.createdAt.toISOString(),
@@ -196,11 +196,11 @@ describe("GET /t/{tenant_id}/admin/audit_logs", () => {
     }
   });
 
-  it("answers 404 for a tenant that does not exist and 400 for a tenant id that is not a UUID", async () => {
+  it("answers 401 for a tenant that does not exist (no key matches it) and 400 for a tenant id that is not a UUID", async () => {
     const { keys } = await createTestTenant();
     const missing = await list("00000000-0000-4000-8000-000000000000", keys.admin);
-    expect(missing.status).toBe(404);
-    expect(await missing.json()).toMatchObject({ code: 404 });
+    expect(missing.status).toBe(401);
+    expect(await missing.json()).toEqual({ code: 401, message: "Unauthorized" });
     const bad = await list("not-a-uuid", keys.admin);
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ code: 400 });

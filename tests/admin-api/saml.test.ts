@@ -1,10 +1,14 @@
+import { X509Certificate } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import * as collection from "@/app/(admin-api)/t/[tenantId]/admin/saml/providers/route";
 import * as item from "@/app/(admin-api)/t/[tenantId]/admin/saml/providers/[providerId]/route";
+import { asc, eq } from "drizzle-orm";
 import { listAuditEvents } from "@/lib/audit";
-import { configureWebhooks } from "@/lib/webhooks";
+import { executor } from "@/lib/db";
+import { webhookEvents } from "@/lib/db/schema";
+import { configureWebhooks, createWebhook } from "@/lib/webhooks";
 import { adminCall } from "@/tests/helpers/admin-api";
 import { createTestIdp, type TestIdp } from "@/tests/helpers/saml-idp";
 import { createTestTenant } from "@/tests/helpers/tenants";
@@ -35,6 +39,12 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 afterEach(() => configureWebhooks(undefined));
+
+/** A PEM as the metadata parser writes it (64-character lines). */
+const normalizePem = (pem: string) => {
+  const body = pem.replace(/-----[^-]+-----/g, "").replace(/\s+/g, "");
+  return `-----BEGIN CERTIFICATE-----\n${body.match(/.{1,64}/g)!.join("\n")}\n-----END CERTIFICATE-----\n`;
+};
 
 const base = (tenantId: string) => `/t/${tenantId}/admin/saml/providers`;
 
@@ -89,6 +99,8 @@ describe("admin SAML identity providers", () => {
       entity_id: "https://idp.acme.test/metadata",
       sso_url: idp.ssoUrl,
       certificates: [expect.stringContaining("BEGIN CERTIFICATE")],
+      pending_certificates: [],
+      require_certificate_confirmation: false,
       attribute_mapping: { email: "user.email" },
       sign_requests: false,
       allow_linking: true,
@@ -151,6 +163,113 @@ describe("admin SAML identity providers", () => {
       const kept = await (await get(tenant.id, created.id, keys.admin)).json();
       expect(kept.entity_id).toBe("https://idp.acme.test/metadata");
       expect(kept.certificates).toEqual(body.certificates);
+    } finally {
+      served = () => idp.metadataXml;
+    }
+  });
+
+  it("security 3.9: a refresh with new certificates is audited and fired as a webhook, and held for confirmation when asked", async () => {
+    configureWebhooks({ allowPrivate: true });
+    const { tenant, keys } = await createTestTenant();
+    await createWebhook(
+      tenant.id,
+      { callback: "http://127.0.0.1:9/hooks", events: ["saml_provider"] },
+      { actor: "test" },
+    );
+    const created = await (
+      await create(tenant.id, keys.admin, { name: "A", domains: ["a.test"], metadata_url: metadataUrl })
+    ).json();
+    expect(created).toMatchObject({ require_certificate_confirmation: false, pending_certificates: [] });
+    const third = await createTestIdp({ entityId: "https://idp.acme.test/metadata" });
+    const fingerprint = (pem: string) => new X509Certificate(pem).fingerprint256;
+    const changes = async () =>
+      (await listAuditEvents(tenant.id, { limit: 100, type: "saml.provider.certificates_changed" })).items;
+    const fired = async () => {
+      const db = await executor();
+      return db
+        .select({ event: webhookEvents.event, data: webhookEvents.data })
+        .from(webhookEvents)
+        .where(eq(webhookEvents.tenantId, tenant.id))
+        .orderBy(asc(webhookEvents.createdAt));
+    };
+    try {
+      // Without confirmation required: the new certificates are taken, and the change is told.
+      served = () => rolled.metadataXml;
+      const taken = await (await patch(tenant.id, created.id, keys.admin, { refresh_metadata: true })).json();
+      expect(taken.certificates).toEqual([rolled.keys.certificate].map(normalizePem));
+      const expected = {
+        idp_id: created.id,
+        entity_id: "https://idp.acme.test/metadata",
+        source: "refresh",
+        pending: false,
+        previous_fingerprints: [fingerprint(idp.keys.certificate)],
+        new_fingerprints: [fingerprint(rolled.keys.certificate)],
+      };
+      expect((await changes())[0]?.details).toMatchObject(expected);
+      expect(await fired()).toEqual([
+        { event: "saml_provider.certificate_changed", data: expect.objectContaining(expected) },
+      ]);
+      // A refresh that brings the same certificates changes nothing and tells nothing.
+      await patch(tenant.id, created.id, keys.admin, { refresh_metadata: true });
+      expect(await changes()).toHaveLength(1);
+
+      // With confirmation required: held as pending, the old certificates still verify.
+      const required = await patch(tenant.id, created.id, keys.admin, {
+        require_certificate_confirmation: true,
+      });
+      expect(await required.json()).toMatchObject({ require_certificate_confirmation: true });
+      served = () => third.metadataXml;
+      const held = await (await patch(tenant.id, created.id, keys.admin, { refresh_metadata: true })).json();
+      expect(held.certificates).toEqual(taken.certificates);
+      expect(held.pending_certificates).toEqual([normalizePem(third.keys.certificate)]);
+      expect((await changes())[0]?.details).toMatchObject({ pending: true, source: "refresh" });
+      expect((await fired()).at(-1)).toMatchObject({
+        event: "saml_provider.certificate_changed",
+        data: { pending: true, new_fingerprints: [fingerprint(third.keys.certificate)] },
+      });
+      expect((await (await get(tenant.id, created.id, keys.admin)).json()).certificates).toEqual(
+        taken.certificates,
+      );
+
+      // Confirmed: taken, nothing pending; told again (source confirmation).
+      const confirmed = await (
+        await patch(tenant.id, created.id, keys.admin, { confirm_certificates: true })
+      ).json();
+      expect(confirmed.certificates).toEqual([normalizePem(third.keys.certificate)]);
+      expect(confirmed.pending_certificates).toEqual([]);
+      expect((await changes())[0]?.details).toMatchObject({ pending: false, source: "confirmation" });
+      expect((await fired()).at(-1)).toMatchObject({ data: { source: "confirmation", pending: false } });
+      // Nothing pending: nothing to confirm or reject.
+      await expectError(await patch(tenant.id, created.id, keys.admin, { confirm_certificates: true }), 400);
+      await expectError(await patch(tenant.id, created.id, keys.admin, { confirm_certificates: false }), 400);
+
+      // Rejected: the pending certificates go, the current ones stay.
+      served = () => rolled.metadataXml;
+      await patch(tenant.id, created.id, keys.admin, { refresh_metadata: true });
+      const rejected = await (
+        await patch(tenant.id, created.id, keys.admin, { confirm_certificates: false })
+      ).json();
+      expect(rejected.certificates).toEqual(confirmed.certificates);
+      expect(rejected.pending_certificates).toEqual([]);
+      const types = (await listAuditEvents(tenant.id, { limit: 100 })).items.map((event) => event.type);
+      expect(types).toContain("saml.provider.certificates_rejected");
+
+      // Bad input: the right status, nothing changed.
+      await expectError(await patch(tenant.id, created.id, keys.admin, { confirm_certificates: "yes" }), 400);
+      await expectError(
+        await patch(tenant.id, created.id, keys.admin, { require_certificate_confirmation: "on" }),
+        400,
+      );
+      await expectError(
+        await patch(tenant.id, created.id, keys.admin, {
+          refresh_metadata: true,
+          confirm_certificates: true,
+        }),
+        400,
+      );
+      const after = await (await get(tenant.id, created.id, keys.admin)).json();
+      expect(after.certificates).toEqual(confirmed.certificates);
+      expect(after.pending_certificates).toEqual([]);
     } finally {
       served = () => idp.metadataXml;
     }

@@ -53,19 +53,19 @@ describe("npm run sesame -- saml …", { timeout: 300_000 }, () => {
     expect(listing.serviceProvider.acsUrl).toMatch(new RegExp(`/t/${tenantId}/saml/acs$`));
     expect(listing.providers.map((p: { id: string }) => p.id)).toEqual([provider.id]);
 
-    const updated = await sesame(
-      "saml",
-      "update",
-      "--tenant",
-      tenantId,
-      "--id",
-      provider.id,
-      "--enabled",
-      "false",
-      "--json",
-    );
+    const update = (...options: string[]) =>
+      sesame("saml", "update", "--tenant", tenantId, "--id", provider.id, ...options);
+    const updated = await update("--enabled", "false", "--json");
     expect(updated.code, updated.stderr).toBe(0);
     expect(JSON.parse(updated.stdout).provider.enabled).toBe(false);
+    const confirming = await update("--require-certificate-confirmation", "true", "--json");
+    expect(confirming.code, confirming.stderr).toBe(0);
+    expect(JSON.parse(confirming.stdout).provider.requireCertificateConfirmation).toBe(true);
+    // Nothing is pending: nothing to confirm (refused by the domain), and a bad value is a usage error.
+    const nothing = await update("--confirm-certificates", "true");
+    expect(nothing.code).toBe(1);
+    expect(nothing.stderr).toMatch(/no certificates are pending/);
+    expect((await update("--confirm-certificates", "maybe")).code).toBe(2);
 
     // Bad input: usage errors (2), refused by the domain (1); nothing is added.
     expect((await sesame("saml", "add", "--name", "x")).code).toBe(2);

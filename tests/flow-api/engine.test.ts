@@ -22,6 +22,7 @@ import {
   type FlowCall,
 } from "../helpers/flows";
 import { createPublicTenant, createUserWithEmail, ORIGIN } from "../helpers/public-api";
+import { bindingCookie, bindingOf } from "../helpers/token-binding";
 
 async function spec(
   handler: typeof initialize.POST,
@@ -33,7 +34,7 @@ async function spec(
   const res = await call(handler, `/t/${tenant.id}/flow/${flow}${path}`, {
     method: "POST",
     body,
-    headers: { origin: ORIGIN },
+    headers: { origin: ORIGIN, cookie: bindingCookie() },
     params: { tenantId: tenant.id, flow },
   });
   return { res, body: (await res.json()) as FlowResponse };
@@ -41,7 +42,7 @@ async function spec(
 
 async function tokenFor(tenant: Tenant): Promise<string> {
   const user = await createUserWithEmail(tenant);
-  return mintOneTimeToken(tenant, user.id, { amr: ["ext:test"] });
+  return mintOneTimeToken(tenant, user.id, { amr: ["ext:test"], binding: bindingOf() });
 }
 
 describe("flow API engine", () => {
@@ -160,7 +161,9 @@ describe("flow API engine", () => {
     const state = expectState(await startFlow(tenant, "token_exchange"), "thirdparty");
     const token = await tokenFor(tenant);
     const results = await Promise.all(
-      Array.from({ length: 6 }, () => act(tenant, state, "exchange_token", { token })),
+      Array.from({ length: 6 }, () =>
+        act(tenant, state, "exchange_token", { token }, { binding: bindingCookie() }),
+      ),
     );
     const statuses = results.map((result) => result.res.status).sort();
     expect(statuses).toEqual([200, 403, 403, 403, 403, 403]);
@@ -239,7 +242,13 @@ describe("flow API engine", () => {
     expectFlowError(failed, "form_data_invalid_error", 400, "thirdparty");
     await act(tenant, state, "exchange_token", { token: "reused-csrf" });
     expectState(
-      await act(tenant, failed.body, "exchange_token", { token: await tokenFor(tenant) }),
+      await act(
+        tenant,
+        failed.body,
+        "exchange_token",
+        { token: await tokenFor(tenant) },
+        { binding: bindingCookie() },
+      ),
       "success",
     );
     const types = (await listAuditEvents(tenant.id, { limit: 50 })).items.map((event) => event.type);

@@ -31,6 +31,7 @@ import {
   validateSessionCookie,
 } from "../helpers/public-api";
 import { REDIRECT_TO, browserCookie, callBack } from "../helpers/thirdparty";
+import { bindingCookie, bindingOf } from "../helpers/token-binding";
 import { createTestTenant } from "../helpers/tenants";
 
 let peer: OidcPeer;
@@ -45,7 +46,7 @@ afterAll(async () => {
   await peer.close();
 });
 
-/** `POST /token` (deprecated): it has no code_verifier, so a bound token is not for it. */
+/** `POST /token` (deprecated) from a browser without the sign-in's binding cookie (no code_verifier either). */
 const exchangeByApi = (tenant: Tenant, value: string) =>
   publicCall(tokenRoute.POST, tenant, "POST", "/token", { body: { value } });
 
@@ -125,7 +126,8 @@ async function throughPeer(
   );
   const res = await callBack(tenant, await followPeer(redirectUrl), cookie);
   expect(res.status, await res.clone().text()).toBe(302);
-  return { thirdparty, location: new URL(res.headers.get("location")!) };
+  // The browser's binding cookie, for the exchange that follows.
+  return { thirdparty, location: new URL(res.headers.get("location")!), binding: bindingCookie(cookie) };
 }
 
 describe("thirdparty_oauth in the login and registration flows", () => {
@@ -176,13 +178,20 @@ describe("thirdparty_oauth in the login and registration flows", () => {
     });
 
     peer.account = { sub: `sub-${randomUUID()}`, email: `${randomUUID()}@example.com`, email_verified: true };
-    const { thirdparty, location } = await throughPeer(tenant, init, "thirdparty_oauth");
+    const { thirdparty, location, binding } = await throughPeer(tenant, init, "thirdparty_oauth");
     expect(`${location.origin}${location.pathname}`).toBe(REDIRECT_TO);
     const token = location.searchParams.get("hanko_token")!;
     expect(token).toBeTruthy();
 
-    // The elements kept the `thirdparty` state and run its exchange_token with ?hanko_token=.
-    const done = await act(tenant, thirdparty, "exchange_token", { token, code_verifier: "x".repeat(64) });
+    // The elements kept the `thirdparty` state and run its exchange_token with ?hanko_token=; started
+    // without a verifier, the browser's binding cookie proves it started the sign-in.
+    const done = await act(
+      tenant,
+      thirdparty,
+      "exchange_token",
+      { token, code_verifier: "x".repeat(64) },
+      { binding },
+    );
     const success = expectState(done, "success", []);
     const payload = success.payload as {
       user: { user_id: string; identities?: unknown[] };
@@ -242,10 +251,14 @@ describe("thirdparty_oauth in the login and registration flows", () => {
       { value: "acme", name: "Acme" },
     ]);
     peer.account = { sub: `sub-${randomUUID()}`, email: `${randomUUID()}@example.com`, email_verified: true };
-    const { thirdparty, location } = await throughPeer(tenant, init, "thirdparty_oauth");
-    const done = await act(tenant, thirdparty, "exchange_token", {
-      token: location.searchParams.get("hanko_token"),
-    });
+    const { thirdparty, location, binding } = await throughPeer(tenant, init, "thirdparty_oauth");
+    const done = await act(
+      tenant,
+      thirdparty,
+      "exchange_token",
+      { token: location.searchParams.get("hanko_token") },
+      { binding },
+    );
     expectState(done, "success");
     expect(sessionCookieOf(done.res)).toBeDefined();
     expect(await identityRows(tenant)).toHaveLength(1);
@@ -353,16 +366,19 @@ describe("connected accounts in the profile flow", () => {
       email: `${randomUUID()}@other.example`,
       email_verified: false,
     };
-    const { thirdparty, location } = await throughPeer(tenant, profile, "connect_thirdparty_oauth_provider", {
-      token,
-    });
+    const { thirdparty, location, binding } = await throughPeer(
+      tenant,
+      profile,
+      "connect_thirdparty_oauth_provider",
+      { token },
+    );
     const [row] = await identityRows(tenant, user.id);
     expect(row).toMatchObject({ userId: user.id, providerId: "acme", subject: peer.account.sub });
 
     const sessionsBefore = await sessionCount(tenant, user);
     const hankoToken = location.searchParams.get("hanko_token");
     const back = hankoToken
-      ? await act(tenant, thirdparty, "exchange_token", { token: hankoToken }, { token })
+      ? await act(tenant, thirdparty, "exchange_token", { token: hankoToken }, { token, binding })
       : await act(tenant, thirdparty, "back", {}, { token });
     const init = expectState(back, "profile_init");
     expect(sessionCookieOf(back.res)).toBeUndefined();
@@ -378,7 +394,7 @@ describe("connected accounts in the profile flow", () => {
     if (hankoToken) {
       // Taken back: it cannot start a session later.
       const exchange = expectState(await startFlow(tenant, "token_exchange"), "thirdparty");
-      const replay = await act(tenant, exchange, "exchange_token", { token: hankoToken });
+      const replay = await act(tenant, exchange, "exchange_token", { token: hankoToken }, { binding });
       expectFlowError(replay, "form_data_invalid_error", 400, "thirdparty");
     }
 
@@ -409,8 +425,17 @@ describe("connected accounts in the profile flow", () => {
       { token },
     );
     const thirdparty = expectState(started, "thirdparty");
-    const foreign = await mintOneTimeToken(tenant, other.user.id, { amr: ["ext:acme"] });
-    const refused = await act(tenant, thirdparty, "exchange_token", { token: foreign }, { token });
+    const foreign = await mintOneTimeToken(tenant, other.user.id, {
+      amr: ["ext:acme"],
+      binding: bindingOf(),
+    });
+    const refused = await act(
+      tenant,
+      thirdparty,
+      "exchange_token",
+      { token: foreign },
+      { token, binding: bindingCookie() },
+    );
     const body = expectFlowError(refused, "form_data_invalid_error", 400, "thirdparty");
     expect(body.actions.exchange_token!.inputs.token!.error?.code).toBe("value_invalid_error");
     expect(sessionCookieOf(refused.res)).toBeUndefined();

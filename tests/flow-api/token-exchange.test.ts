@@ -11,12 +11,13 @@ import {
   startFlow,
 } from "../helpers/flows";
 import { createPublicTenant, createUserWithEmail, validateSessionCookie } from "../helpers/public-api";
+import { bindingCookie, bindingOf } from "../helpers/token-binding";
 
 describe("token_exchange flow", () => {
   it("exchanges a one-time token for a session in success", async () => {
     const tenant = await createPublicTenant();
     const user = await createUserWithEmail(tenant);
-    const token = await mintOneTimeToken(tenant, user.id, { amr: ["ext:google"] });
+    const token = await mintOneTimeToken(tenant, user.id, { amr: ["ext:google"], binding: bindingOf() });
 
     const start = expectState(await startFlow(tenant, "token_exchange"), "thirdparty", ["exchange_token"]);
     expect(start.actions.exchange_token!.inputs.token).toMatchObject({
@@ -27,7 +28,7 @@ describe("token_exchange flow", () => {
     expect(start.actions.exchange_token!.href).toBe(
       `/token_exchange?action=exchange_token%40${flowIdOf(start)}`,
     );
-    const done = await act(tenant, start, "exchange_token", { token });
+    const done = await act(tenant, start, "exchange_token", { token }, { binding: bindingCookie() });
     const success = expectState(done, "success", []);
     const payload = success.payload as {
       user: { user_id: string };
@@ -44,12 +45,15 @@ describe("token_exchange flow", () => {
   it("refuses a used token on the input and keeps the state with a new CSRF token", async () => {
     const tenant = await createPublicTenant();
     const user = await createUserWithEmail(tenant);
-    const token = await mintOneTimeToken(tenant, user.id, { amr: ["ext:google"] });
+    const token = await mintOneTimeToken(tenant, user.id, { amr: ["ext:google"], binding: bindingOf() });
     const first = expectState(await startFlow(tenant, "token_exchange"), "thirdparty");
-    expectState(await act(tenant, first, "exchange_token", { token }), "success");
+    expectState(
+      await act(tenant, first, "exchange_token", { token }, { binding: bindingCookie() }),
+      "success",
+    );
 
     const second = expectState(await startFlow(tenant, "token_exchange"), "thirdparty");
-    const refused = await act(tenant, second, "exchange_token", { token });
+    const refused = await act(tenant, second, "exchange_token", { token }, { binding: bindingCookie() });
     const body = expectFlowError(refused, "form_data_invalid_error", 400, "thirdparty");
     expect(body.actions.exchange_token!.inputs.token!.error?.code).toBe("value_invalid_error");
     expect(sessionCookieOf(refused.res)).toBeUndefined();

@@ -84,6 +84,20 @@ describe("which port answers which path (SESAME_ADMIN_PORT set)", () => {
     },
   );
 
+  it.each([
+    "/_next/image?url=%2Fmetrics&w=64&q=75",
+    "/_next/image?url=%2Fconsole&w=64&q=75",
+    "/_next/image/?url=/favicon.svg",
+    "/_next/%69mage?url=%2Fmetrics",
+    "/_NEXT/IMAGE?url=%2Fmetrics",
+    "//_next//image?url=%2Fmetrics",
+    "/_next/static/../image?url=%2Fmetrics",
+  ])("security 3.4: %s (the image optimizer) is answered on neither port", (target) => {
+    expect(sideOf(target)).toBe("none");
+    expect(answersOn("public", target)).toBe(false);
+    expect(answersOn("admin", target)).toBe(false);
+  });
+
   it.each(["*", "", "http://[bad"])("%j has no path: answered on neither port", (target) => {
     expect(sideOf(target)).toBe("invalid");
     expect(answersOn("public", target)).toBe(false);

@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startProcess, type ServerProcess } from "@/e2e/process/server-process";
 import { freePort } from "@/scripts/lib/postgres";
+import { sample } from "./metrics-scrape";
 
 /**
  * Sesame's server (scripts/server.mjs) with SESAME_ADMIN_PORT: the split happens in the server, before
@@ -136,6 +137,27 @@ describe.skipIf(!built)("SESAME_ADMIN_PORT: one process, two ports", () => {
     });
     expect(res.status).toBe(404);
     expect(res.headers["x-request-id"]).toBeUndefined();
+  });
+
+  it("security 3.4: Next.js's image optimizer fetches no admin path for the public port", async () => {
+    const scrape = { surface: "health", method: "GET", route: "/metrics", status: "200" };
+    const status = { surface: "admin", method: "GET", route: "/t/{tenantId}/admin/", status: "401" };
+    const count = (text: string, labels: Record<string, string>) =>
+      sample(text, "sesame_http_requests_total", labels) ?? 0;
+    const before = (await raw(adminPort, "/metrics")).body;
+    for (const url of ["/metrics", "/console", "/console/sign-in", `/t/${tenant}/admin/`, "/favicon.svg"]) {
+      for (const width of ["64", "3840"]) {
+        const target = `/_next/image?url=${encodeURIComponent(url)}&w=${width}&q=75`;
+        const res = await raw(publicPort, target);
+        expect(res.status, `${target}: ${res.body.slice(0, 200)}`).toBe(404);
+        // Nor on the admin port: no image is optimised anywhere.
+        expect((await raw(adminPort, target)).status, target).toBe(404);
+      }
+    }
+    const after = (await raw(adminPort, "/metrics")).body;
+    // The scrape before is the only /metrics request since, and no admin API request was made inside.
+    expect(count(after, scrape)).toBe(count(before, scrape) + 1);
+    expect(count(after, status)).toBe(count(before, status));
   });
 
   it("answers the public side on the public port only", async () => {

@@ -23,6 +23,8 @@ export interface FlowCallOptions {
   token?: string;
   /** Sent as the tenant's session cookie. */
   cookie?: string;
+  /** A `name=value` binding cookie (a third-party or SAML start's) sent beside it. */
+  binding?: string;
   headers?: Record<string, string>;
 }
 
@@ -34,7 +36,11 @@ export interface FlowCall {
 function headersOf(tenant: Tenant, options: FlowCallOptions): Record<string, string> {
   const headers: Record<string, string> = { origin: ORIGIN, ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
-  if (options.cookie) headers.cookie = `${tenant.platform.session.cookie.name}=${options.cookie}`;
+  const cookies = [
+    ...(options.cookie ? [`${tenant.platform.session.cookie.name}=${options.cookie}`] : []),
+    ...(options.binding ? [options.binding] : []),
+  ];
+  if (cookies.length > 0) headers.cookie = cookies.join("; ");
   return headers;
 }
 

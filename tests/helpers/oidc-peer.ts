@@ -14,7 +14,7 @@ export interface PeerAccount {
 /** Rewrites the ID token the token endpoint answers (claims in, a compact JWS out). */
 export type IdTokenTamper = (
   claims: JWTPayload,
-  sign: (claims: JWTPayload, options?: { otherKey?: boolean }) => Promise<string>,
+  sign: (claims: JWTPayload, options?: { otherKey?: boolean; kid?: string }) => Promise<string>,
 ) => Promise<string>;
 
 export interface OidcPeer {
@@ -34,6 +34,13 @@ export interface OidcPeer {
   tokenRequests: URLSearchParams[];
   /** How many times the discovery document was fetched. */
   discoveries: number;
+  /** How many times the JWKS was fetched. */
+  jwksRequests: number;
+  /**
+   * Publishes a new signing key under `kid` (beside the old one) from now on; `sign(claims, { kid })` in
+   * `tamperIdToken` signs with it. Without `publish`, the key signs but the JWKS does not show it.
+   */
+  addKey(kid: string, options?: { publish?: boolean }): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -53,6 +60,10 @@ export async function startOidcPeer(
   const { privateKey } = await generateKeyPair("RS256", { extractable: true });
   const signingJwk: JWK = { ...(await exportJWK(privateKey)), kid: "peer-key", alg: "RS256", use: "sig" };
   const other = await generateKeyPair("RS256", { extractable: true });
+  // Keys added by addKey: what signs, and the public keys the JWKS shows beside oidc-provider's own.
+  const extraKeys = new Map<string, CryptoKey>();
+  const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, ...signingPublic } = signingJwk;
+  const published: JWK[] = [signingPublic];
 
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -73,6 +84,14 @@ export async function startOidcPeer(
     authorizations: [],
     tokenRequests: [],
     discoveries: 0,
+    jwksRequests: 0,
+    addKey: async (kid, addOptions = {}) => {
+      const pair = await generateKeyPair("RS256", { extractable: true });
+      extraKeys.set(kid, pair.privateKey);
+      if (addOptions.publish !== false) {
+        published.push({ ...(await exportJWK(pair.publicKey)), kid, alg: "RS256", use: "sig" });
+      }
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -119,10 +138,16 @@ export async function startOidcPeer(
   };
   const callback = provider.callback();
 
-  const sign = async (claims: JWTPayload, signOptions: { otherKey?: boolean } = {}) =>
+  const sign = async (claims: JWTPayload, signOptions: { otherKey?: boolean; kid?: string } = {}) =>
     new SignJWT(claims)
-      .setProtectedHeader({ alg: "RS256", kid: "peer-key" })
-      .sign(signOptions.otherKey ? other.privateKey : privateKey);
+      .setProtectedHeader({ alg: "RS256", kid: signOptions.kid ?? "peer-key" })
+      .sign(
+        signOptions.kid
+          ? extraKeys.get(signOptions.kid)!
+          : signOptions.otherKey
+            ? other.privateKey
+            : privateKey,
+      );
 
   server.on("request", (req: http.IncomingMessage, res: http.ServerResponse) => {
     void (async () => {
@@ -159,6 +184,14 @@ export async function startOidcPeer(
       }
       if (url.pathname === "/auth") peer.authorizations.push(url.searchParams);
       if (url.pathname === "/.well-known/openid-configuration") peer.discoveries += 1;
+      if (url.pathname === "/jwks") {
+        peer.jwksRequests += 1;
+        if (published.length > 1) {
+          res.setHeader("content-type", "application/jwk-set+json");
+          res.end(JSON.stringify({ keys: published }));
+          return;
+        }
+      }
       if (url.pathname === "/token" && req.method === "POST") {
         interceptToken(req, res);
       }

@@ -17,18 +17,33 @@ export function matchTemplate(template: string, pathname: string): Record<string
 
 export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 
-/** Every `route.ts` below `root`, as `METHOD /path/{param}` for each method it exports. */
-export async function servedRoutes(root: string): Promise<Set<string>> {
-  const served = new Set<string>();
+/** One exported handler of a `route.ts`: its method, its path template (`/t/{tenantId}/…`) and the function. */
+export interface RouteHandler {
+  method: (typeof HTTP_METHODS)[number];
+  template: string;
+  handler: (req: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
+}
+
+/** Every handler of every `route.ts` below `root` (the template is relative to `root`). */
+export async function routeHandlers(root: string): Promise<RouteHandler[]> {
+  const handlers: RouteHandler[] = [];
   for (const file of routeFiles(root)) {
     const module = (await import(file)) as Record<string, unknown>;
     const relative = path.relative(root, path.dirname(file)).split(path.sep);
     const template = `/${relative.map((part) => part.replace(/^\[(\w+)\]$/, "{$1}")).join("/")}`;
     for (const method of HTTP_METHODS) {
-      if (typeof module[method] === "function") served.add(`${method} ${template}`);
+      const handler = module[method];
+      if (typeof handler === "function") {
+        handlers.push({ method, template, handler: handler as RouteHandler["handler"] });
+      }
     }
   }
-  return served;
+  return handlers;
+}
+
+/** Every `route.ts` below `root`, as `METHOD /path/{param}` for each method it exports. */
+export async function servedRoutes(root: string): Promise<Set<string>> {
+  return new Set((await routeHandlers(root)).map(({ method, template }) => `${method} ${template}`));
 }
 
 function routeFiles(dir: string): string[] {

@@ -5,6 +5,7 @@ import type { Tenant } from "@/lib/tenants";
 import { BROWSER_COOKIE } from "@/lib/thirdparty";
 import { followPeer } from "./oidc-peer";
 import { publicCall } from "./public-api";
+import { THIS_BROWSER } from "./token-binding";
 
 export const REDIRECT_TO = "http://localhost:3000/app/after-login";
 
@@ -37,9 +38,18 @@ export function callBack(tenant: Tenant, callbackUrl: URL, cookie?: string) {
   );
 }
 
-/** Starts, signs in at the peer, and answers the provider's redirect back (not yet called) and the cookie. */
-export async function authorizeAtPeer(tenant: Tenant, provider: string, redirectTo = REDIRECT_TO) {
-  const start = await startAt(tenant, provider, redirectTo);
+/**
+ * Starts in a browser (by default the test's: its binding cookie THIS_BROWSER, which the start keeps; null:
+ * a browser without one), signs in at the peer, and answers the provider's redirect back (not yet called)
+ * and the cookie.
+ */
+export async function authorizeAtPeer(
+  tenant: Tenant,
+  provider: string,
+  redirectTo = REDIRECT_TO,
+  browser: string | null = THIS_BROWSER,
+) {
+  const start = await startAt(tenant, provider, redirectTo, browser ?? undefined);
   expect(start.status, await start.clone().text()).toBe(302);
   const cookie = browserCookie(start)!;
   const callbackUrl = await followPeer(start.headers.get("location")!);

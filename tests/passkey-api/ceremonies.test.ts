@@ -191,7 +191,7 @@ describe("Passkey API ceremonies", () => {
     const [dto] = await list.json();
     expect(dto).toMatchObject({
       id: credentialId,
-      name: `cred-${credentialId}`,
+      name: expect.stringMatching(/^Passkey (on .+, )?added \d{1,2} [A-Z][a-z]{2}$/),
       aaguid: "00000000-0000-0000-0000-000000000000",
       authenticator_name: null,
       last_used_at: null,

@@ -51,7 +51,7 @@ async function setup(options: { allowLinking?: boolean; signRequests?: boolean }
   return { tenant, idp, provider, spMetadata: await res.text() };
 }
 
-/** The test's browser: its `sesame_saml` binding cookie per tenant (the cookie's path is the tenant's). */
+/** The test's browser: its `sesame_saml` binding cookie per tenant (one jar per tenant keeps tests apart). */
 const jar = new Map<string, string>();
 
 async function sso(tenant: Tenant, query: Record<string, string>) {
@@ -104,6 +104,7 @@ async function exchange(tenant: Tenant, location: string) {
     method: "POST",
     params: { tenantId: tenant.id },
     body: { value: token },
+    headers: { cookie: `sesame_saml=${jar.get(tenant.id)}` },
   });
   expect(res.status).toBe(200);
   return (await res.json()) as { user_id: string };
@@ -198,6 +199,18 @@ describe("SAML service provider", () => {
     expect(new URL(other.res.headers.get("location")!).searchParams.get("error")).toBe("unverified_email");
   });
 
+  it("security 3.8: an unverified_email refusal is audited with the check that failed, not as Forbidden", async () => {
+    const s = await setup();
+    await createUserWithEmail(s.tenant, "eve@elsewhere.test");
+    const { res } = await signIn(s, { nameId: "eve-id", attributes: { email: "eve@elsewhere.test" } });
+    const url = expectErrorRedirect(res);
+    expect(url.searchParams.get("error")).toBe("unverified_email");
+    const [failure] = (await listAuditEvents(s.tenant.id, { limit: 10, type: "saml.acs.failed" })).items;
+    const reason = (failure!.details as { reason: string }).reason;
+    expect(reason).not.toBe("Forbidden");
+    expect(reason).toMatch(/elsewhere\.test.*not one of the IdP's domains/);
+  });
+
   it("refuses linking when the IdP does not allow it", async () => {
     const s = await setup({ allowLinking: false });
     await createUserWithEmail(s.tenant, "carol@acme.test");
@@ -205,12 +218,12 @@ describe("SAML service provider", () => {
     expect(new URL(expectErrorRedirect(res).href).searchParams.get("error")).toBe("user_conflict");
   });
 
-  it("binds the sign-in to the browser with a SameSite=None cookie on the tenant's SAML path, reused", async () => {
+  it("binds the sign-in to the browser with a SameSite=None cookie on every path, reused", async () => {
     const s = await setup();
     const first = await sso(s.tenant, { domain: "acme.test", redirect_to: APP });
     const cookie = first.headers.get("set-cookie")!;
     expect(cookie).toMatch(/^sesame_saml=[\w-]{43}; /);
-    expect(cookie).toContain(`Path=/t/${s.tenant.id}/saml`);
+    expect(cookie).toContain("Path=/;");
     expect(cookie).toContain("Max-Age=600");
     expect(cookie).toContain("HttpOnly");
     expect(cookie).toContain("Secure");
@@ -306,6 +319,66 @@ describe("SAML service provider", () => {
       );
       expectErrorRedirect(await acs(s.tenant, { SAMLResponse: encodeResponse(beside) }));
       expect(await identityCount(s.tenant.id)).toBe(0);
+    });
+
+    it("security 3.7: a Response whose top-level status is not Success, even with a signed assertion", async () => {
+      const SUCCESS = '<samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/>';
+      const s = await setup();
+      const variants: [string, (xml: string) => string, RegExp][] = [
+        [
+          "Responder / AuthnFailed with a message",
+          (xml) =>
+            xml.replace(
+              SUCCESS,
+              '<samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Responder">' +
+                '<samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:AuthnFailed"/></samlp:StatusCode>' +
+                "<samlp:StatusMessage>user locked out</samlp:StatusMessage>",
+            ),
+          /status:Responder.*status:AuthnFailed.*user locked out/,
+        ],
+        [
+          "Requester",
+          (xml) => xml.replace(SUCCESS, SUCCESS.replace("Success", "Requester")),
+          /status:Requester/,
+        ],
+        [
+          // XSW on the status: a Success code wrapped below the real one must not be read as the answer.
+          "Success nested under Responder",
+          (xml) =>
+            xml.replace(
+              SUCCESS,
+              `<samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Responder">${SUCCESS}</samlp:StatusCode>`,
+            ),
+          /status:Responder/,
+        ],
+        [
+          "a second Status beside the real one",
+          (xml) =>
+            xml.replace(
+              `<samlp:Status>${SUCCESS}</samlp:Status>`,
+              `<samlp:Status>${SUCCESS.replace("Success", "Responder")}</samlp:Status><samlp:Status>${SUCCESS}</samlp:Status>`,
+            ),
+          /Status/,
+        ],
+        ["no Status at all", (xml) => xml.replace(`<samlp:Status>${SUCCESS}</samlp:Status>`, ""), /Status/],
+      ];
+      for (const [name, change, audited] of variants) {
+        const request = await start(s);
+        const genuine = decodeResponse(
+          await s.idp.respond(s.spMetadata, request, { nameId: "jo@acme.test" }),
+        );
+        expect(genuine, name).toContain(SUCCESS);
+        const res = await acs(s.tenant, { SAMLResponse: encodeResponse(change(genuine)) });
+        const url = expectErrorRedirect(res);
+        expect(url.searchParams.get("error_description"), name).toMatch(/status/i);
+        // The IdP's own words stay in the audit log.
+        expect(url.searchParams.get("error_description"), name).not.toMatch(/locked/);
+        await expectRefusedFor(s.tenant.id, audited);
+        expect(await identityCount(s.tenant.id), name).toBe(0);
+      }
+      // The same response with its Success status signs in.
+      const { res } = await signIn(s, { nameId: "jo@acme.test" });
+      expect(res.headers.get("location")).toMatch(/hanko_token=/);
     });
 
     it("a replayed response and a replayed assertion id", async () => {

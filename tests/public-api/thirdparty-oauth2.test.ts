@@ -12,6 +12,7 @@ import {
   TEST_CONTEXT,
   validateSessionCookie,
 } from "../helpers/public-api";
+import { bindingCookie } from "../helpers/token-binding";
 import { authorizeAtPeer, callBack, REDIRECT_TO, signInThroughPeer } from "../helpers/thirdparty";
 
 let peer: OAuth2Peer;
@@ -50,8 +51,9 @@ async function githubTenant(allowLinking = false) {
   return tenant;
 }
 
+/** POST /token in the test's browser (the binding cookie its sign-ins started with). */
 const exchange = (tenant: Tenant, value: string) =>
-  publicCall(token.POST, tenant, "POST", "/token", { body: { value } });
+  publicCall(token.POST, tenant, "POST", "/token", { body: { value }, headers: { cookie: bindingCookie() } });
 
 describe("third-party sign-in with a GitHub-shaped OAuth 2.0 provider", () => {
   it("signs up with the primary verified address from /user/emails", async () => {

@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import * as authRoute from "@/app/(public-api)/t/[tenantId]/thirdparty/auth/route";
 import * as callbackRoute from "@/app/(public-api)/t/[tenantId]/thirdparty/callback/route";
 import * as token from "@/app/(public-api)/t/[tenantId]/token/route";
@@ -20,6 +20,7 @@ import {
   TEST_CONTEXT,
   validateSessionCookie,
 } from "../helpers/public-api";
+import { bindingCookie } from "../helpers/token-binding";
 import {
   authorizeAtPeer,
   browserCookie,
@@ -80,8 +81,9 @@ async function tenantWithPeer(
   return tenant;
 }
 
+/** POST /token in the test's browser (the binding cookie its sign-ins started with). */
 const exchange = (tenant: Tenant, value: string) =>
-  publicCall(token.POST, tenant, "POST", "/token", { body: { value } });
+  publicCall(token.POST, tenant, "POST", "/token", { body: { value }, headers: { cookie: bindingCookie() } });
 
 /** Expects a redirect to `redirect_to` with Hanko's error query and no token; answers the query. */
 async function expectErrorRedirect(res: Response, error: string, description?: RegExp) {
@@ -104,12 +106,10 @@ describe("third-party sign-in with an OpenID Connect provider", () => {
     const tenant = await tenantWithPeer();
     const account = nextAccount();
     const { start, cookie, callbackUrl } = await authorizeAtPeer(tenant, "acme");
-    // The cookie: HttpOnly, Lax, scoped to the tenant's third-party routes.
+    // The cookie: HttpOnly, Lax, on every path (the token exchange checks it too).
     const setCookie = start.headers.getSetCookie().join("\n");
     expect(setCookie).toMatch(
-      new RegExp(
-        `${BROWSER_COOKIE}=[A-Za-z0-9_-]{43}; Path=/t/${tenant.id}/thirdparty; Max-Age=600; HttpOnly; SameSite=Lax`,
-      ),
+      new RegExp(`${BROWSER_COOKIE}=[A-Za-z0-9_-]{43}; Path=/; Max-Age=600; HttpOnly; SameSite=Lax`),
     );
     expect(start.headers.get("location")).not.toContain(peer.clientSecret);
     // PKCE S256 and a nonce on the authorization request; the verifier on the token request.
@@ -261,8 +261,8 @@ describe("state", () => {
       "invalid_request",
       /another browser/,
     );
-    const attacker = await authorizeAtPeer(tenant, "acme");
-    const other = await authorizeAtPeer(tenant, "acme");
+    const attacker = await authorizeAtPeer(tenant, "acme", REDIRECT_TO, null);
+    const other = await authorizeAtPeer(tenant, "acme", REDIRECT_TO, null);
     expect(attacker.cookie).not.toBe(other.cookie);
     await expectErrorRedirect(await callBack(tenant, other.callbackUrl, attacker.cookie), "invalid_request");
     await expectPublicError(await callBack(tenant, other.callbackUrl, other.cookie), 400);
@@ -355,6 +355,105 @@ describe("ID token checks", () => {
   }
 });
 
+describe("security 3.9: the provider's JWKS is kept per instance, refetched on an unknown kid at most once a minute", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  /** Moves this process's clock (Sesame and the peer alike) forward; the database keeps real time. */
+  const later = (seconds: number) => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date(Date.now() + seconds * 1000));
+  };
+  const signedBy =
+    (kid: string): NonNullable<OidcPeer["tamperIdToken"]> =>
+    (claims, sign) =>
+      sign(claims, { kid });
+
+  it("callbacks reuse the JWKS; a new key is fetched once, a stranger's kid never more than once a minute", async () => {
+    const tenant = await tenantWithPeer();
+    nextAccount();
+    const before = peer.jwksRequests;
+    for (let i = 0; i < 3; i++) await signInThroughPeer(tenant, "acme");
+    // Three callbacks, one fetch at most (none when another test of this file fetched it a moment ago).
+    expect(peer.jwksRequests - before).toBeLessThanOrEqual(1);
+    const cached = peer.jwksRequests;
+
+    // The provider rolls its key: the first ID token under the new kid makes one fetch, and signs in.
+    await peer.addKey("rolled-1");
+    later(61);
+    peer.tamperIdToken = signedBy("rolled-1");
+    const rolled = await signInThroughPeer(tenant, "acme");
+    expect(rolled.location.searchParams.get("hanko_token")).toBeTruthy();
+    expect(peer.jwksRequests).toBe(cached + 1);
+    // Signed by the new key again: no fetch.
+    await signInThroughPeer(tenant, "acme");
+    expect(peer.jwksRequests).toBe(cached + 1);
+
+    // Right after a fetch, an unknown kid is refused without fetching again (no fetch per request).
+    await peer.addKey("rolled-2");
+    peer.tamperIdToken = signedBy("rolled-2");
+    let attempt = await signInThroughPeer(tenant, "acme");
+    expect(attempt.location.searchParams.get("error")).toBe("invalid_request");
+    attempt = await signInThroughPeer(tenant, "acme");
+    expect(attempt.location.searchParams.get("error")).toBe("invalid_request");
+    expect(peer.jwksRequests).toBe(cached + 1);
+    const [failed] = await auditEvents(tenant.id, "thirdparty.signin.failed");
+    expect((failed!.details as { reason: string }).reason).toMatch(/kid rolled-2/);
+    // A minute on, it is fetched once and signs in.
+    later(61);
+    attempt = await signInThroughPeer(tenant, "acme");
+    expect(attempt.location.searchParams.get("hanko_token")).toBeTruthy();
+    expect(peer.jwksRequests).toBe(cached + 2);
+
+    // A kid the provider never publishes: one fetch, refused; again at once: refused, no fetch.
+    await peer.addKey("never-published", { publish: false });
+    peer.tamperIdToken = signedBy("never-published");
+    later(61);
+    for (let i = 0; i < 3; i++) {
+      const refused = await signInThroughPeer(tenant, "acme");
+      expect(refused.location.searchParams.get("error")).toBe("invalid_request");
+    }
+    expect(peer.jwksRequests).toBe(cached + 3);
+  });
+});
+
+describe("security 3.8: the audit log names the failed check, the browser does not", () => {
+  const now = () => Math.floor(Date.now() / 1000);
+  const cases: [string, NonNullable<OidcPeer["tamperIdToken"]>, RegExp][] = [
+    [
+      "a wrong audience",
+      (claims, sign) => sign({ ...claims, aud: "another-client" }),
+      /"aud".*expected sesame-client.*actual another-client/,
+    ],
+    [
+      "another issuer",
+      (claims, sign) => sign({ ...claims, iss: "https://evil.example" }),
+      /"iss".*actual https:\/\/evil\.example/,
+    ],
+    ["a nonce mismatch", (claims, sign) => sign({ ...claims, nonce: "not-the-nonce" }), /"nonce"/],
+    [
+      "an expired token",
+      (claims, sign) => sign({ ...claims, iat: now() - 7200, exp: now() - 3600 }),
+      /"exp".*expiration/,
+    ],
+    ["a signature by another key", (claims, sign) => sign(claims, { otherKey: true }), /signature/],
+  ];
+  for (const [name, tamper, reason] of cases) {
+    it(name, async () => {
+      const tenant = await tenantWithPeer();
+      nextAccount();
+      const { cookie, callbackUrl } = await authorizeAtPeer(tenant, "acme");
+      peer.tamperIdToken = tamper;
+      const query = await expectErrorRedirect(await callBack(tenant, callbackUrl, cookie), "invalid_request");
+      expect(query.get("error_description")).toBe("the provider's answer could not be used");
+      const [failed] = await auditEvents(tenant.id, "thirdparty.signin.failed");
+      expect((failed!.details as { reason: string }).reason).toMatch(reason);
+      // Never the nonce's value, nor anything of the token beyond the failed claim.
+      expect(JSON.stringify(failed!.details)).not.toContain("not-the-nonce");
+    });
+  }
+});
+
 describe("accounts", () => {
   it("never links on an unverified email, even with linking on", async () => {
     const tenant = await tenantWithPeer({ allowLinking: true });
@@ -363,6 +462,9 @@ describe("accounts", () => {
     const { res } = await signInThroughPeer(tenant, "acme");
     await expectErrorRedirect(res, "unverified_email");
     expect(await listIdentities(tenant.id, existing.id)).toEqual([]);
+    // security 3.8: the audit record says why (the provider did not verify the address).
+    const [failed] = await auditEvents(tenant.id, "thirdparty.signin.failed");
+    expect((failed!.details as { reason: string }).reason).toMatch(/email_verified/);
   });
 
   it("links to an existing user by a verified email when linking is on, refuses it when off", async () => {
@@ -409,7 +511,12 @@ describe("accounts", () => {
     const callbackUrl = await followPeer(start.redirectUrl);
     const res = await callBack(tenant, callbackUrl, start.cookie.value);
     const location = new URL(res.headers.get("location")!);
-    expect(await (await exchange(tenant, location.searchParams.get("hanko_token")!)).json()).toEqual({
+    const value = location.searchParams.get("hanko_token")!;
+    const exchanged = await publicCall(token.POST, tenant, "POST", "/token", {
+      body: { value },
+      headers: { cookie: bindingCookie(start.cookie.value) },
+    });
+    expect(await exchanged.json()).toEqual({
       user_id: user.id,
     });
     const [identity] = await listIdentities(tenant.id, user.id);

@@ -14,9 +14,14 @@ import {
   publicCall,
   validateSessionCookie,
 } from "../helpers/public-api";
+import { bindingCookie, bindingOf } from "../helpers/token-binding";
 
+/** POST /token from the browser that started the sign-in (its binding cookie), unless `headers` say else. */
 const exchange = (tenant: Tenant, body: unknown, headers?: Record<string, string>) =>
-  publicCall(token.POST, tenant, "POST", "/token", { body, ...(headers ? { headers } : {}) });
+  publicCall(token.POST, tenant, "POST", "/token", {
+    body,
+    headers: { cookie: bindingCookie(), ...headers },
+  });
 
 /** The error, and no session cookie. */
 const expectError = (res: Response, status: number, message?: string | RegExp) =>
@@ -36,7 +41,7 @@ describe("POST /token", () => {
   it("exchanges a one-time token for a session with the token's amr, once", async () => {
     const tenant = await createPublicTenant();
     const user = await createUserWithEmail(tenant, "erin@example.com");
-    const value = await mintOneTimeToken(tenant, user.id, { amr: ["ext:google"] });
+    const value = await mintOneTimeToken(tenant, user.id, { amr: ["ext:google"], binding: bindingOf() });
     expect(value).toMatch(/^[A-Za-z0-9_-]{43}$/);
     // Only the SHA-256 is stored, with a 60 s lifetime by default.
     const [row] = await tokenRows(tenant.id);
@@ -71,7 +76,11 @@ describe("POST /token", () => {
   it("answers 422 for an expired token and starts no session", async () => {
     const tenant = await createPublicTenant();
     const user = await createUserWithEmail(tenant);
-    const value = await mintOneTimeToken(tenant, user.id, { amr: ["ext:github"], ttlSeconds: 5 });
+    const value = await mintOneTimeToken(tenant, user.id, {
+      amr: ["ext:github"],
+      ttlSeconds: 5,
+      binding: bindingOf(),
+    });
     const db = await executor();
     await db
       .update(oneTimeTokens)
@@ -86,7 +95,7 @@ describe("POST /token", () => {
     const tenant = await createPublicTenant();
     const other = await createPublicTenant();
     const user = await createUserWithEmail(other);
-    const value = await mintOneTimeToken(other, user.id, { amr: ["ext:google"] });
+    const value = await mintOneTimeToken(other, user.id, { amr: ["ext:google"], binding: bindingOf() });
     await expectError(await exchange(tenant, { value }), 404, "token not found");
     expect(await sessionCount(tenant.id)).toBe(0);
     expect((await exchange(other, { value })).status).toBe(200);
@@ -95,7 +104,7 @@ describe("POST /token", () => {
   it("lets exactly one of two concurrent exchanges win", async () => {
     const tenant = await createPublicTenant();
     const user = await createUserWithEmail(tenant);
-    const value = await mintOneTimeToken(tenant, user.id, { amr: ["ext:google"] });
+    const value = await mintOneTimeToken(tenant, user.id, { amr: ["ext:google"], binding: bindingOf() });
     const results = await Promise.all([exchange(tenant, { value }), exchange(tenant, { value })]);
     expect(results.map((res) => res.status).sort()).toEqual([200, 404]);
     expect(await sessionCount(tenant.id)).toBe(1);
@@ -104,7 +113,7 @@ describe("POST /token", () => {
   it("refuses bad bodies with 400 or 415 and leaves the token usable", async () => {
     const tenant = await createPublicTenant();
     const user = await createUserWithEmail(tenant);
-    const value = await mintOneTimeToken(tenant, user.id, { amr: ["ext:google"] });
+    const value = await mintOneTimeToken(tenant, user.id, { amr: ["ext:google"], binding: bindingOf() });
     for (const body of [{}, { value: "" }, { value: 42 }, { value: "x".repeat(257) }, "[]"]) {
       await expectError(await exchange(tenant, body), 400, /body/);
     }
@@ -119,7 +128,7 @@ describe("POST /token", () => {
   it("goes with the user: a deleted user's tokens are gone", async () => {
     const tenant = await createPublicTenant();
     const user = await createUserWithEmail(tenant);
-    const value = await mintOneTimeToken(tenant, user.id, { amr: ["ext:google"] });
+    const value = await mintOneTimeToken(tenant, user.id, { amr: ["ext:google"], binding: bindingOf() });
     const { users } = await import("@/lib/db/schema");
     const db = await executor();
     await db.delete(users).where(and(eq(users.tenantId, tenant.id), eq(users.id, user.id)));
@@ -130,9 +139,9 @@ describe("POST /token", () => {
     const tenant = await createPublicTenant();
     const user = await createUserWithEmail(tenant);
     for (const ttlSeconds of [0, 601, 1.5]) {
-      await expect(mintOneTimeToken(tenant, user.id, { amr: ["ext:x"], ttlSeconds })).rejects.toThrow(
-        RangeError,
-      );
+      await expect(
+        mintOneTimeToken(tenant, user.id, { amr: ["ext:x"], ttlSeconds, binding: bindingOf() }),
+      ).rejects.toThrow(RangeError);
     }
     expect(await tokenRows(tenant.id)).toEqual([]);
   });
@@ -140,7 +149,7 @@ describe("POST /token", () => {
   it("is gone (404) for a tenant on API version 3", async () => {
     const tenant = await createPublicTenant();
     const user = await createUserWithEmail(tenant);
-    const value = await mintOneTimeToken(tenant, user.id, { amr: ["ext:google"] });
+    const value = await mintOneTimeToken(tenant, user.id, { amr: ["ext:google"], binding: bindingOf() });
     const v3 = await updateTenant(tenant.id, { platform: { apiVersion: 3 } });
     await expectError(await exchange(v3, { value }), 404);
     expect(await tokenRows(tenant.id)).toHaveLength(1);

@@ -166,7 +166,7 @@ describe("public WebAuthn: registration, login, credentials", () => {
     const [listed] = await listCredentials(tenant, token);
     expect(listed).toEqual({
       id: credentialId,
-      name: `cred-${credentialId}`,
+      name: expect.stringMatching(/^Passkey (on .+, )?added \d{1,2} [A-Z][a-z]{2}$/),
       public_key: expect.any(String),
       attestation_type: "none",
       aaguid: "00000000-0000-0000-0000-000000000000",

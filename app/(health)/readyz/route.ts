@@ -4,11 +4,12 @@ import { route } from "@/lib/http";
 
 export const dynamic = "force-dynamic";
 
-// GET /readyz: readiness, 200 when the database answers and migrations are applied, else 503
+// GET /readyz: readiness, 200 when the database answers and migrations are applied, else 503 (at once
+// while the process shuts down)
 export const GET = route(readyz, async () => {
-  const { ready, checks } = await checkReadiness();
+  const { ready, draining, checks } = await checkReadiness();
   return Response.json(
-    { status: ready ? "ready" : "unavailable", checks },
+    { status: ready ? "ready" : draining ? "draining" : "unavailable", checks },
     { status: ready ? 200 : 503, headers: { "cache-control": "no-store" } },
   );
 });

@@ -14,6 +14,7 @@ import {
 import type { WebauthnChallengeRow } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
+import { userAgentParts } from "@/lib/sessions";
 import { findUser, upsertExternalUser, type User } from "@/lib/users";
 import { consumeChallenge, storeChallenge } from "./challenges";
 import { attestationProblem } from "./attestation";
@@ -239,7 +240,9 @@ export async function storeVerifiedCredential(
       tenantId: tenant.id,
       id: credentialId,
       userId: user.id,
-      name: defaultCredentialName(credentialId, passkeyProviderName(info.aaguid)),
+      name: defaultCredentialName(passkeyProviderName(info.aaguid), userAgentParts(audit.userAgent ?? ""), {
+        isMfa,
+      }),
       publicKey: Buffer.from(info.credential.publicKey).toString("base64url"),
       signCount: info.credential.counter,
       transports: response.response.transports ?? [],

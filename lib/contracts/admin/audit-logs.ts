@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { AuditLogEntry } from "@/lib/audit-logs";
+import { NO_SOURCE_IP, type AuditLogEntry } from "@/lib/audit-logs";
 import { defineContract } from "@/lib/contracts/contract";
 import { TenantIdParam, platformErrors } from "../schemas";
 
@@ -9,7 +9,9 @@ export const AuditLog = z
     type: z.string().meta({ example: "passkey.login.finalize.succeeded" }),
     error: z.string().optional().meta({ description: "The failure's reason, on failure records" }),
     meta_http_request_id: z.string().meta({ description: "The request's `X-Request-Id`; empty when none" }),
-    meta_source_ip: z.string().meta({ description: "The client's IP; empty when none (CLI, system)" }),
+    meta_source_ip: z
+      .union([z.ipv4(), z.ipv6()])
+      .meta({ description: `The client's IP; ${NO_SOURCE_IP} when none (CLI and system events)` }),
     meta_user_agent: z.string().meta({ description: "The client's User-Agent; empty when none" }),
     actor_user_id: z.uuid().optional().meta({ description: "The acting user, when a user acted" }),
     actor_email: z
@@ -22,7 +24,10 @@ export const AuditLog = z
   })
   .meta({ id: "AuditLog", description: "Hanko's admin `AuditLog`" });
 
-/** An event on the wire (Hanko's admin `AuditLog`): absent optional fields, empty strings for missing meta. */
+/**
+ * An event on the wire (Hanko's admin `AuditLog`): absent optional fields, empty strings for a missing
+ * request id or user agent, and NO_SOURCE_IP for a missing client IP (the schema wants an IP address).
+ */
 export function auditLogWire(entry: AuditLogEntry): z.input<typeof AuditLog> {
   const createdAt = entry.createdAt.toISOString();
   return {
@@ -30,7 +35,7 @@ export function auditLogWire(entry: AuditLogEntry): z.input<typeof AuditLog> {
     type: entry.type,
     ...(entry.error !== null ? { error: entry.error } : {}),
     meta_http_request_id: entry.requestId ?? "",
-    meta_source_ip: entry.ip ?? "",
+    meta_source_ip: entry.ip ?? NO_SOURCE_IP,
     meta_user_agent: entry.userAgent ?? "",
     ...(entry.actorUserId !== null ? { actor_user_id: entry.actorUserId } : {}),
     ...(entry.actorEmail !== null ? { actor_email: entry.actorEmail } : {}),
@@ -77,7 +82,10 @@ export const AuditLogQuery = z.object({
     .max(254)
     .optional()
     .meta({ description: "The address of the acting user (any of the user's addresses today)" }),
-  meta_source_ip: z.union([z.ipv4(), z.ipv6()]).optional().meta({ description: "The client IP (exact)" }),
+  meta_source_ip: z
+    .union([z.ipv4(), z.ipv6()])
+    .optional()
+    .meta({ description: `The client IP (exact); ${NO_SOURCE_IP}: events without one (CLI, system)` }),
   q: z
     .string()
     .max(200)

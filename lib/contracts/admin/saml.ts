@@ -35,6 +35,14 @@ export const SamlIdentityProvider = z
       .string()
       .meta({ description: "The IdP's HTTP-Redirect SingleSignOnService, from its metadata" }),
     certificates: z.array(z.string()).meta({ description: "The IdP's signing certificates (PEM)" }),
+    pending_certificates: z.array(z.string()).meta({
+      description:
+        "Certificates a metadata refresh brought while require_certificate_confirmation is on (PEM): not " +
+        "used until confirmed with confirm_certificates: true; empty when nothing waits",
+    }),
+    require_certificate_confirmation: z.boolean().meta({
+      description: "A refresh with changed certificates waits for confirmation instead of taking them",
+    }),
     attribute_mapping: z
       .object({ email: z.string(), name: z.string(), groups: z.string() })
       .partial()
@@ -57,6 +65,8 @@ export const samlProviderAdminWire = (
   entity_id: row.entityId,
   sso_url: row.ssoUrl,
   certificates: row.certificates,
+  pending_certificates: row.pendingCertificates,
+  require_certificate_confirmation: row.requireCertificateConfirmation,
   attribute_mapping: row.attributeMapping as Record<string, string>,
   sign_requests: row.signRequests,
   allow_linking: row.allowLinking,
@@ -118,7 +128,11 @@ export const updateSamlProvider = defineContract({
   description:
     "Only the fields given change. New metadata (`metadata_url` or `metadata_xml`) or " +
     "`refresh_metadata: true` (fetch the URL again, e.g. after the IdP rolled its certificate) re-reads " +
-    "entity id, SSO URL and certificates.",
+    "entity id, SSO URL and certificates. Changed certificates are audited " +
+    "(`saml.provider.certificates_changed`) and fired as the webhook event " +
+    "`saml_provider.certificate_changed`; with `require_certificate_confirmation` on, a refresh leaves them " +
+    "in `pending_certificates`, unused, until `confirm_certificates: true` takes them (`false` drops them; " +
+    "400 when nothing is pending).",
   params: providerParams,
   body: UpdateSamlProviderInput,
   responses: {

@@ -23,8 +23,12 @@ export const AdminSession = z
   .object({
     id: z.uuid(),
     user_id: z.uuid(),
-    user_agent: z.string().nullable(),
-    ip_address: z.string().nullable(),
+    user_agent: z.string().optional().meta({
+      description: "The User-Agent the session started with; left out when unknown (Hanko's schema)",
+    }),
+    ip_address: z.string().optional().meta({
+      description: "The client IP the session started with; left out when unknown (Hanko's schema)",
+    }),
     created_at: z.iso.datetime(),
     updated_at: z.iso
       .datetime()
@@ -42,12 +46,15 @@ export const AdminSession = z
   })
   .meta({ id: "AdminSession", description: "A user's session (Hanko's `Session`)" });
 
-/** A session row on the admin wire (also the webhooks' `session.*` data). */
+/**
+ * A session row on the admin wire. A session without a user agent or IP (an admin-made one, say) leaves the
+ * field out, as Hanko's session DTO does (`omitempty`): its schema has optional strings, never null.
+ */
 export const adminSessionWire = (row: SessionRow): z.input<typeof AdminSession> => ({
   id: row.id,
   user_id: row.userId,
-  user_agent: row.userAgent,
-  ip_address: row.ip,
+  ...(row.userAgent !== null ? { user_agent: row.userAgent } : {}),
+  ...(row.ip !== null ? { ip_address: row.ip } : {}),
   created_at: row.createdAt.toISOString(),
   updated_at: row.lastUsedAt.toISOString(),
   expires_at: row.expiresAt.toISOString(),

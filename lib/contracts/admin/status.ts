@@ -13,6 +13,7 @@ export const status = defineContract({
     "Requires an API key with the `admin` scope of this tenant.",
   tags: ["Status"],
   auth: { kind: "admin-key" },
+  databaseUnavailableAs500: true,
   params: z.object({ tenantId: TenantIdParam }),
   responses: {
     "200": {

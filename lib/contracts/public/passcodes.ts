@@ -48,6 +48,9 @@ const passcode = {
   auth: { kind: "none" } as const,
   deprecated: { successor: "/t/{tenantId}/login" },
   rateLimit: "passcode",
+  // Per IP only: a count per user would let a stranger use up the owner's allowance (docs/decisions.md,
+  // Security, issue 25).
+  rateLimitPerIpOnly: true,
 };
 
 export const passcodeInitialize = defineContract({
@@ -59,9 +62,10 @@ export const passcodeInitialize = defineContract({
   description:
     "Mails a 6-digit code to the user's primary address, or to `email_id` (one of the user's addresses). " +
     "The code verifies an unverified address; an unverified address added to an account that has a " +
-    "verified one needs that account's session. A new code replaces the previous one but keeps its " +
-    "failed attempts: when they are used up (3), the address gets no new code until the last one " +
-    "expires (429). Deprecated: use the login flow.",
+    "verified one needs that account's session. A new code replaces the previous one the same client " +
+    "(IP) asked for and keeps its failed attempts: when they are used up (3), that client gets no new " +
+    "code for the address until its last one expires (429); other clients' codes are not touched. " +
+    "Deprecated: use the login flow.",
   body: z.object({
     user_id: z.uuid("must be a UUID").meta({ description: "The user to log in" }),
     email_id: z
@@ -86,7 +90,8 @@ export const passcodeFinalize = defineContract({
   description:
     'Checks the code and starts a session (`amr: ["otp"]`), as the session cookie or, in cross-domain ' +
     "mode, `X-Auth-Token`. The address the code went to becomes verified. Single use; expired after the " +
-    "tenant's passcode TTL (408); a wrong code counts against the address, and the third ends it (410). " +
+    "tenant's passcode TTL (408); a wrong code counts against the code (and its client's next codes for " +
+    "the address), and the third ends it (410). " +
     "Deprecated: use the login flow.",
   body: z.object({
     id: z.uuid("must be a UUID").meta({ description: "The id from initialize" }),

@@ -14,7 +14,7 @@ export const exchangeToken = defineContract({
   operationId: "exchangeToken",
   summary: "Exchange a one-time token for a session",
   description:
-    "Hanko 2.x's token exchange after a third-party or SAML login: the `value` of a one-time token (single use, 60 seconds by default) becomes a session, in the headers like every login. 404 `token not found` for an unknown or used token, 422 `token has expired`. Deprecated: use the token_exchange flow.",
+    "Hanko 2.x's token exchange after a third-party or SAML login: the `value` of a one-time token (single use, 60 seconds by default) becomes a session, in the headers like every login. Only in the browser that started the sign-in: the request must carry that start's binding cookie (`sesame_thirdparty` or `sesame_saml`, `__Host-` prefixed on https). 404 `token not found` for an unknown or used token, or one of a sign-in another browser started (the token stays for that browser), 422 `token has expired`. Deprecated: use the token_exchange flow.",
   tags: ["Sessions"],
   auth: { kind: "none" },
   rateLimit: "token",

@@ -159,6 +159,16 @@ export const samlIdentityProviders = pgTable(
     attributeMapping: jsonb("attribute_mapping")
       .notNull()
       .default(sql`'{}'::jsonb`),
+    /**
+     * Certificates a metadata refresh brought while `requireCertificateConfirmation` is on: kept aside,
+     * never used to verify, until an operator confirms (then they become `certificates`) or rejects them.
+     */
+    pendingCertificates: text("pending_certificates")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /** A refresh with changed certificates waits for confirmation instead of taking them. */
+    requireCertificateConfirmation: boolean("require_certificate_confirmation").notNull().default(false),
     signRequests: boolean("sign_requests").notNull().default(false),
     /** Link to an existing user with the asserted email of one of `domains`. */
     allowLinking: boolean("allow_linking").notNull().default(true),

@@ -13,3 +13,4 @@ export * from "./metadata";
 export * from "./webhooks";
 export * from "./operators";
 export * from "./identities";
+export * from "./openid";

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import {
   bigint,
   boolean,
+  check,
   index,
   integer,
   pgTable,
@@ -96,7 +97,14 @@ export const passcodes = pgTable(
     address: text("address").notNull(),
     purpose: text("purpose").$type<PasscodePurpose>().notNull(),
     codeHash: text("code_hash").notNull(),
-    /** Failed attempts so far, carried over from the previous code for the same address. */
+    /**
+     * Who asked for the code: a digest of the client (its IP subject, lib/passcodes `requesterOf`). A new
+     * code replaces, and carries the failed attempts of, only the same requester's live codes, so a
+     * stranger's wrong guesses and new codes never touch the code the address's owner asked for (null:
+     * codes from before the column, which no new code matches).
+     */
+    requester: text("requester"),
+    /** Failed attempts so far, carried over from the same requester's previous code for the address. */
     failedAttempts: integer("failed_attempts").notNull().default(0),
     createdAt: timestamp("created_at", { withTimezone: true, precision: 6 }).notNull().defaultNow(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
@@ -136,10 +144,16 @@ export const oneTimeTokens = pgTable(
     /** SHA-256 (hex) of the token. */
     tokenHash: text("token_hash").notNull(),
     /**
-     * SHA-256 (hex) of the `code_verifier` the browser that started the sign-in holds; when set, the exchange
-     * must present it (an injected token from someone else's sign-in is refused: login CSRF).
+     * SHA-256 (hex) of the `code_verifier` the browser that started the sign-in holds (the flow's
+     * `thirdparty_oauth`); an exchange that presents it proves it is that browser.
      */
     codeChallenge: text("code_challenge"),
+    /**
+     * SHA-256 (hex) of the binding cookie of the browser that started the sign-in (the third-party state's or
+     * the SAML request's); an exchange that carries the cookie proves it is that browser. Every token has a
+     * binding (the check below): a token from someone else's sign-in injected into a page is refused (login CSRF).
+     */
+    browserHash: text("browser_hash"),
     /** The `amr` the session gets (e.g. `ext:google`). */
     amr: text("amr")
       .array()
@@ -148,7 +162,10 @@ export const oneTimeTokens = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true, precision: 6 }).notNull().defaultNow(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
   },
-  (t) => [uniqueIndex("one_time_tokens_hash").on(t.tokenHash)],
+  (t) => [
+    uniqueIndex("one_time_tokens_hash").on(t.tokenHash),
+    check("one_time_tokens_bound", sql`${t.browserHash} IS NOT NULL OR ${t.codeChallenge} IS NOT NULL`),
+  ],
 );
 export type OneTimeTokenRow = typeof oneTimeTokens.$inferSelect;
 

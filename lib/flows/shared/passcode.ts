@@ -28,13 +28,16 @@ function passcodeTarget(ctx: FlowContext): CodeTarget {
   return target;
 }
 
-/** Mails a new code (counted against the tenant's `passcode` rate limit, per IP and per address). */
+/**
+ * Mails a new code, counted against the tenant's `passcode` rate limit per IP, and per user only for a
+ * signed-in user (the profile): a count per address would let a stranger who knows it use up the
+ * owner's allowance (docs/decisions.md, Security, issue 25).
+ */
 export async function sendPasscode(ctx: FlowContext): Promise<void> {
   const target = passcodeTarget(ctx);
   await consumeRateLimit(ctx.tenant, "passcode", {
     ip: ctx.audit.ip ?? null,
     sessionUserId: ctx.session?.user.id,
-    body: { email: target.address },
     audit: ctx.audit,
   });
   const info = await sendCode(ctx.tenant, target, ctx.audit);

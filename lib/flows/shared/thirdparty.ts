@@ -1,5 +1,6 @@
 import type { FlowContext, InputSpec } from "@/lib/flows/definition";
 import type { InputErrorRules } from "@/lib/flows/errors";
+import type { BrowserProof } from "@/lib/one-time-tokens";
 import { listEnabledProviders, startThirdPartySignIn, type EnabledProvider } from "@/lib/thirdparty";
 
 // What the login, registration and profile flows share for third-party (OAuth 2.0 / OIDC) and SAML sign-in.
@@ -22,8 +23,9 @@ export const REDIRECT_TO_INPUT: InputSpec = {
 
 /**
  * Hanko's elements send a verifier of their own (kept in sessionStorage) with `thirdparty_oauth` and again
- * with `exchange_token`: the sign-in's one-time token is exchanged only with the same verifier, so a
- * token from someone else's sign-in injected into this page (`?hanko_token=`) is refused (login CSRF).
+ * with `exchange_token`: the sign-in's one-time token is exchanged with the same verifier (or the start's
+ * binding cookie), so a token from someone else's sign-in injected into this page (`?hanko_token=`) is
+ * refused (login CSRF).
  */
 export const CODE_VERIFIER_INPUT: InputSpec = {
   name: "code_verifier",
@@ -31,6 +33,19 @@ export const CODE_VERIFIER_INPUT: InputSpec = {
   hidden: true,
   maxLength: 128,
 };
+
+/**
+ * What `exchange_token` shows to prove this browser started the sign-in: the `code_verifier` the elements
+ * send (after `thirdparty_oauth`), and the binding cookies (every start sets one; the only proof after the
+ * SSO routing of `continue_with_login_identifier`, where the elements make no verifier).
+ */
+export function browserProof(ctx: FlowContext, input: Record<string, unknown>): BrowserProof {
+  const verifier = input.code_verifier;
+  return {
+    ...(typeof verifier === "string" && verifier ? { codeVerifier: verifier } : {}),
+    cookies: ctx.bindingCookies,
+  };
+}
 
 /** Hanko's `provider` input: one allowed value per provider, its display name as the name. */
 export function providerInput(providers: readonly EnabledProvider[]): InputSpec {

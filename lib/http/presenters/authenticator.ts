@@ -1,5 +1,5 @@
 import type { AppError } from "@/lib/errors";
-import { messageWithDetails } from "./normalize";
+import { messageWithDetails, retryAfterHeader } from "./normalize";
 import { PLATFORM_STATUS } from "./platform-status";
 import { json } from "../responses";
 
@@ -12,6 +12,8 @@ export function presentAuthenticatorError(error: AppError): Response {
   const status = PLATFORM_STATUS[error.code];
   const field = status === 404 ? "messsage" : "message";
   const headers: Record<string, string> =
-    status === 401 ? { "www-authenticate": 'Bearer realm="sesame", Secret realm="sesame"' } : {};
+    status === 401
+      ? { "www-authenticate": 'Bearer realm="sesame", Secret realm="sesame"' }
+      : retryAfterHeader(error);
   return json({ code: status, [field]: messageWithDetails(error) }, status, headers);
 }

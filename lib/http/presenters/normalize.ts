@@ -1,8 +1,15 @@
-import { AppError } from "@/lib/errors";
+import { isDatabaseAway } from "@/lib/db";
+import { AppError, DatabaseUnavailable } from "@/lib/errors";
 
-/** Anything thrown becomes an AppError; an unknown error becomes a generic INTERNAL one (cause kept for the log). */
+/**
+ * Anything thrown becomes an AppError: the database away (a driver's connection error, or a
+ * DATABASE_UNAVAILABLE made by another bundle's copy of lib/errors: the statements' guard is installed
+ * by whichever bundle opened the database) becomes DATABASE_UNAVAILABLE; any other unknown error a
+ * generic INTERNAL one (cause kept for the log).
+ */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
+  if (isDatabaseAway(error)) return new DatabaseUnavailable(error);
   return new AppError("INTERNAL", undefined, { cause: error });
 }
 

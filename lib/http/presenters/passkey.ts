@@ -1,5 +1,6 @@
 import type { AppError, ErrorCode } from "@/lib/errors";
 import { json } from "../responses";
+import { retryAfterHeader } from "./normalize";
 
 /** The Passkey API's answer to a code: its status, and what to tell a caller whose error has no details. */
 export interface PasskeyAnswer {
@@ -22,7 +23,7 @@ export const PASSKEY_ERRORS: Record<ErrorCode, PasskeyAnswer> = {
   PAYLOAD_TOO_LARGE: { status: 413, hint: "Send a smaller request body." },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, hint: "Send the body as JSON with Content-Type: application/json." },
   RATE_LIMITED: { status: 429 },
-  DATABASE_UNAVAILABLE: { status: 500, hint: "Try again later." },
+  DATABASE_UNAVAILABLE: { status: 503, hint: "Try again later (Retry-After)." },
   INTERNAL: {
     status: 500,
     hint: "Try again later; if the problem persists, contact the operator with the X-Request-Id.",
@@ -97,5 +98,5 @@ export const PASSKEY_ERRORS: Record<ErrorCode, PasskeyAnswer> = {
 export function presentPasskeyError(error: AppError): Response {
   const { status, hint } = PASSKEY_ERRORS[error.code];
   const details = error.details.length > 0 ? error.details : hint ? [hint] : [];
-  return json({ title: [error.message], details, status }, status);
+  return json({ title: [error.message], details, status }, status, retryAfterHeader(error));
 }

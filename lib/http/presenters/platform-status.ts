@@ -15,8 +15,9 @@ export const PLATFORM_STATUS: Record<ErrorCode, number> = {
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
-  // The spec answers database trouble on the status page with 500, so we use 500 everywhere for it.
-  DATABASE_UNAVAILABLE: 500,
+  // 503 with Retry-After: the caller may try again (docs/operations.md). The spec's status page answers
+  // database trouble with 500 and says so itself (app/(admin-api)/t/[tenantId]/admin/route.ts).
+  DATABASE_UNAVAILABLE: 503,
   INTERNAL: 500,
 
   // Hanko 2.x answers: its SDK reads 401 and 410 for passcodes, 408 for an expired one.

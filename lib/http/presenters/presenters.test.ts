@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AppError } from "@/lib/errors";
+import { AppError, DatabaseUnavailable } from "@/lib/errors";
 import { FlowError } from "@/lib/flows/errors";
 import { passcodeErrors } from "@/lib/passcodes/errors";
 import { PasswordLocked } from "@/lib/passwords/verify";
@@ -128,6 +128,25 @@ describe("domain codes on each surface", () => {
       status: 429,
       retryAfter: "12",
       body: { error: { code: "rate_limit_exceeded" } },
+    });
+  });
+
+  it("the database away: 503 with Retry-After in every surface's shape", async () => {
+    const error = new DatabaseUnavailable(new Error("ECONNREFUSED"));
+    const platform = { status: 503, retryAfter: "5", body: { code: 503, message: "Service Unavailable" } };
+    expect(await wire("public", error)).toMatchObject(platform);
+    expect(await wire("admin", error)).toMatchObject(platform);
+    expect(await wire("health", error)).toMatchObject(platform);
+    expect(await wire("authenticator", error)).toMatchObject(platform);
+    expect(await wire("passkey", error)).toMatchObject({
+      status: 503,
+      retryAfter: "5",
+      body: { title: ["Service Unavailable"], details: ["Try again later (Retry-After)."], status: 503 },
+    });
+    expect(await wire("flow", error)).toMatchObject({
+      status: 503,
+      retryAfter: "5",
+      body: flowBody("technical_error", 503, "Something went wrong"),
     });
   });
 

@@ -3,3 +3,4 @@ export { rotateSigningKey } from "./rotate-signing-key";
 export { getJwks } from "./get-jwks";
 export { signToken, type SignTokenOptions } from "./sign-token";
 export { listSigningKeys, type SigningKeyInfo } from "./list-signing-keys";
+export { privateSigningJwks } from "./private-jwks";

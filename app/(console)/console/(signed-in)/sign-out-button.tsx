@@ -9,7 +9,7 @@ export function SignOutButton() {
       variant="secondary"
       onClick={async () => {
         await signOut();
-        location.assign("/console/sign-in");
+        location.assign("/console/sign-in?signed_out=1");
       }}
     >
       Sign out

@@ -11,8 +11,11 @@ import { signInWithAssertion } from "@/components/console/auth-client";
 import { Button, fieldProps } from "@/components/console/ui";
 import { signInOptions } from "../public-actions";
 
-/** Passkey sign-in: conditional UI (autofill) on load, and a button for a modal prompt. */
-export function SignInForm() {
+/**
+ * Passkey sign-in: conditional UI (autofill) on load, and a button for a modal prompt; then to `next`
+ * (already checked on the server: a console page).
+ */
+export function SignInForm({ next }: { next: string }) {
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
 
@@ -37,7 +40,7 @@ export function SignInForm() {
     }
     setBusy(true);
     if (await signInWithAssertion(assertion)) {
-      location.assign("/console");
+      location.assign(next);
       return;
     }
     setBusy(false);

@@ -2,6 +2,7 @@ import type { FlowName } from "@/lib/db/schema";
 import { flowNamed, handleFlowRequest } from "@/lib/flows";
 import { preflight, presentFlowAnswer, route, type Contract } from "@/lib/http";
 import type { loginFlow } from "@/lib/contracts/flow";
+import { bindingCookies } from "@/lib/http/browser-binding";
 import { refererOf } from "@/lib/http/referer";
 
 /**
@@ -16,6 +17,7 @@ export function flowRoute(name: FlowName, contract: typeof loginFlow) {
           session,
           audit,
           referer: refererOf(req),
+          bindingCookies: bindingCookies(req),
         }),
         tenant,
       ),

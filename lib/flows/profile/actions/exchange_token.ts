@@ -1,4 +1,5 @@
 import type { ActionDefinition } from "@/lib/flows/definition";
+import { browserProof } from "@/lib/flows/shared/thirdparty";
 import { redeemOneTimeToken } from "@/lib/one-time-tokens";
 import { profileOf } from "../profile";
 
@@ -27,7 +28,7 @@ export const exchangeToken: ActionDefinition = {
   },
   async run(ctx, input) {
     const { user } = await profileOf(ctx);
-    await redeemOneTimeToken(ctx.tenant, String(input.token), user.id, ctx.audit);
+    await redeemOneTimeToken(ctx.tenant, String(input.token), user.id, ctx.audit, browserProof(ctx, input));
     return { to: "profile_init" };
   },
 };

@@ -1,6 +1,7 @@
 import type { ActionDefinition } from "@/lib/flows/definition";
 import { FlowError, type InputErrorRule } from "@/lib/flows/errors";
 import { STASH } from "@/lib/flows/shared/stash";
+import { browserProof } from "@/lib/flows/shared/thirdparty";
 import { exchangeOneTimeToken } from "@/lib/one-time-tokens";
 import { findUser } from "@/lib/users";
 
@@ -22,13 +23,12 @@ export const exchangeToken: ActionDefinition = {
     TOKEN_EXPIRED: TOKEN_INVALID,
   },
   async run(ctx, input) {
-    const verifier =
-      typeof input.code_verifier === "string" && input.code_verifier ? input.code_verifier : undefined;
+    // Only in the browser that started the sign-in (its verifier or binding cookie): login CSRF.
     const { user_id, session } = await exchangeOneTimeToken(
       ctx.tenant,
       String(input.token),
       ctx.audit,
-      verifier,
+      browserProof(ctx, input),
     );
     const user = await findUser(ctx.tenant.id, user_id);
     if (!user) throw new FlowError("not_found", "Token not found");

@@ -4,7 +4,8 @@ import { route } from "@/lib/http";
 
 export const dynamic = "force-dynamic";
 
-// GET /t/{tenantId}/admin/: status page (admin key); 500 when the database does not answer
+// GET /t/{tenantId}/admin/: status page (admin key); the spec's 500 when the database does not answer
+// (the contract's databaseUnavailableAs500: every other endpoint answers 503 with Retry-After)
 export const GET = route(status, async () => {
   await checkDatabase();
   return new Response("API is running", {

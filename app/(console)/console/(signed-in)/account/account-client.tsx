@@ -67,7 +67,7 @@ export function RemovePasskeyButton({ credentialId, name }: { credentialId: stri
 export function SignOutEverywhereButton() {
   const { run } = useConsoleAction(signOutEverywhere, {
     onSuccess: () => {
-      void signOut().finally(() => location.assign("/console/sign-in"));
+      void signOut().finally(() => location.assign("/console/sign-in?signed_out=1"));
     },
   });
   return (

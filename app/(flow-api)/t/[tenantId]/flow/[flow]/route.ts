@@ -1,6 +1,7 @@
 import { flowByName } from "@/lib/contracts/flow";
 import { flowNamed, handleFlowRequest } from "@/lib/flows";
 import { preflight, presentFlowAnswer, route } from "@/lib/http";
+import { bindingCookies } from "@/lib/http/browser-binding";
 import { refererOf } from "@/lib/http/referer";
 
 export const dynamic = "force-dynamic";
@@ -12,6 +13,7 @@ export const POST = route(flowByName, async ({ req, tenant, params, query, body,
       session,
       audit,
       referer: refererOf(req),
+      bindingCookies: bindingCookies(req),
     }),
     tenant,
   ),

@@ -134,9 +134,11 @@ export function SesameHosted(props: Props) {
         }
         return;
       }
-      // Logout: end the session; a failed call is fine when no session is left afterwards.
+      // Logout: end the session; a failed call is fine when no session is left afterwards. Without a
+      // session there is nothing to end (and no refused request in the browser's console).
+      const before = await sesame.validateSession().catch(() => ({ is_valid: true }));
       try {
-        await logoutOnce(apiUrl, sesame);
+        if (before.is_valid) await logoutOnce(apiUrl, sesame);
       } catch {
         const session = await sesame.validateSession().catch(() => ({ is_valid: true }));
         if (session.is_valid) {

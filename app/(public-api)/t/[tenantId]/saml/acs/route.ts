@@ -1,6 +1,6 @@
 import { samlAcs } from "@/lib/contracts/public/saml";
 import { readFormBody, redirect, requestCookie, route } from "@/lib/http";
-import { completeSamlSignIn, SAML_BROWSER_COOKIE, SamlRedirectError } from "@/lib/saml";
+import { completeSamlSignIn, samlCookieName, SamlRedirectError } from "@/lib/saml";
 import { errorRedirect } from "@/lib/thirdparty";
 
 export const dynamic = "force-dynamic";
@@ -16,7 +16,7 @@ export const POST = route(samlAcs, async ({ req, tenant, audit }) => {
     const location = await completeSamlSignIn(
       tenant,
       { SAMLResponse: form.get("SAMLResponse") ?? undefined },
-      requestCookie(req, SAML_BROWSER_COOKIE),
+      requestCookie(req, samlCookieName()),
       audit,
     );
     return redirect(location);

@@ -1,6 +1,6 @@
 import { samlSso } from "@/lib/contracts/public/saml";
 import { redirect, requestCookie, route } from "@/lib/http";
-import { SAML_BROWSER_COOKIE, startSamlSignIn } from "@/lib/saml";
+import { samlCookieName, startSamlSignIn } from "@/lib/saml";
 
 export const dynamic = "force-dynamic";
 
@@ -13,7 +13,7 @@ export const GET = route(samlSso, async ({ req, tenant, query, audit }) => {
       domain: query.domain,
       idpId: query.idp_id,
       redirectTo: query.redirect_to,
-      browser: requestCookie(req, SAML_BROWSER_COOKIE),
+      browser: requestCookie(req, samlCookieName()),
     },
     audit,
   );

@@ -1,6 +1,6 @@
 import { startThirdParty } from "@/lib/contracts/public/thirdparty";
 import { redirect, requestCookie, route } from "@/lib/http";
-import { BROWSER_COOKIE, startThirdPartySignIn } from "@/lib/thirdparty";
+import { startThirdPartySignIn, thirdPartyCookieName } from "@/lib/thirdparty";
 
 export const dynamic = "force-dynamic";
 
@@ -12,7 +12,7 @@ export const GET = route(startThirdParty, async ({ req, tenant, params, query, a
       // Hanko's SDK may send a display name ("Google"): names are matched lower-cased.
       provider: params.provider.toLowerCase(),
       redirectTo: query.redirect_to,
-      browser: requestCookie(req, BROWSER_COOKIE),
+      browser: requestCookie(req, thirdPartyCookieName()),
       origin: "api",
     },
     audit,

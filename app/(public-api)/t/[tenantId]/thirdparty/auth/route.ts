@@ -1,6 +1,6 @@
 import { startThirdPartyAuth } from "@/lib/contracts/public/thirdparty";
 import { redirect, requestCookie, route } from "@/lib/http";
-import { BROWSER_COOKIE, startThirdPartySignIn } from "@/lib/thirdparty";
+import { startThirdPartySignIn, thirdPartyCookieName } from "@/lib/thirdparty";
 
 export const dynamic = "force-dynamic";
 
@@ -12,7 +12,7 @@ export const GET = route(startThirdPartyAuth, async ({ req, tenant, query, audit
       // Hanko's SDK may send a display name ("Google"): names are matched lower-cased.
       provider: query.provider.toLowerCase(),
       redirectTo: query.redirect_to,
-      browser: requestCookie(req, BROWSER_COOKIE),
+      browser: requestCookie(req, thirdPartyCookieName()),
       origin: "api",
     },
     audit,

@@ -4,7 +4,7 @@ import {
   thirdPartyCallbackPost,
 } from "@/lib/contracts/public/thirdparty";
 import { checkFormFields, readFormBody, redirect, requestCookie, route } from "@/lib/http";
-import { BROWSER_COOKIE, finishThirdPartySignIn } from "@/lib/thirdparty";
+import { finishThirdPartySignIn, thirdPartyCookieName } from "@/lib/thirdparty";
 
 export const dynamic = "force-dynamic";
 
@@ -14,7 +14,7 @@ export const GET = route(thirdPartyCallback, async ({ req, tenant, audit }) => {
   const params = new URL(req.url).searchParams;
   const finish = await finishThirdPartySignIn(
     tenant,
-    { params, browser: requestCookie(req, BROWSER_COOKIE) },
+    { params, browser: requestCookie(req, thirdPartyCookieName()) },
     audit,
   );
   return redirect(finish.location);
@@ -26,7 +26,7 @@ export const POST = route(thirdPartyCallbackPost, async ({ req, tenant, audit })
   checkFormFields(CallbackFields, params);
   const finish = await finishThirdPartySignIn(
     tenant,
-    { params, browser: requestCookie(req, BROWSER_COOKIE) },
+    { params, browser: requestCookie(req, thirdPartyCookieName()) },
     audit,
   );
   return redirect(finish.location);

@@ -4,8 +4,21 @@ import { useId, useRef } from "react";
 import { Button } from "@/components/console/ui";
 import { CopyButton } from "@/components/console/client";
 
-/** A side panel (native modal <dialog>: focus kept inside, Escape closes) with one entry's JSON. */
-export function EntryDrawer({ label, title, json }: { label: string; title: string; json: string }) {
+/**
+ * A side panel (native modal <dialog>: focus kept inside, Escape closes) with one entry's JSON, as the
+ * operator's role may read it (`note` says what was left out).
+ */
+export function EntryDrawer({
+  label,
+  title,
+  json,
+  note,
+}: {
+  label: string;
+  title: string;
+  json: string;
+  note?: string;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   const id = useId();
   return (
@@ -26,6 +39,7 @@ export function EntryDrawer({ label, title, json }: { label: string; title: stri
             Close
           </Button>
         </div>
+        {note ? <p className="mb-2 text-xs text-slate-600 dark:text-slate-400">{note}</p> : null}
         <pre
           data-testid="audit-entry-json"
           className="overflow-x-auto rounded bg-slate-100 p-3 font-mono text-xs whitespace-pre-wrap break-all dark:bg-slate-800"

@@ -1,5 +1,6 @@
 import type { AuditLogFilter } from "@/lib/audit-logs";
 import { AuditLogQuery } from "@/lib/contracts/admin/audit-logs";
+import { plainIssueMessage, sentence } from "@/lib/console/messages";
 import { ValidationFailed } from "@/lib/errors";
 
 /** The audit log page's filters, as they sit in the URL (a GET form) and in its inputs. */
@@ -38,6 +39,12 @@ const FIELD_OF: Record<string, keyof AuditFilterValues> = {
   q: "q",
 };
 
+/** What to change, in the words of the page's labels, where the API's message speaks of its own names. */
+const FIELD_MESSAGES: Partial<Record<keyof AuditFilterValues, string>> = {
+  ip: "Enter one IP address, such as 203.0.113.7 or 2001:db8::1.",
+  actor: "Enter a user id, an email address, or a recorded actor such as operator:<id> or cli.",
+};
+
 /**
  * The filter of the page (and of its CSV export) from the URL, validated by the admin API's schema
  * (AuditLogQuery) so the page accepts what the API accepts; errors are keyed by the page's fields.
@@ -51,8 +58,11 @@ export function auditFilterOf(search: Search): {
     FILTER_KEYS.map((key) => [key, read(search, key)]),
   ) as unknown as AuditFilterValues;
   const errors: Partial<Record<keyof AuditFilterValues, string>> = {};
-  if (values.from && !DATE.test(values.from)) errors.from = "must be a date (YYYY-MM-DD)";
-  if (values.to && !DATE.test(values.to)) errors.to = "must be a date (YYYY-MM-DD)";
+  if (values.from && !DATE.test(values.from)) errors.from = "Enter a date as YYYY-MM-DD, such as 2026-11-28.";
+  if (values.to && !DATE.test(values.to)) errors.to = "Enter a date as YYYY-MM-DD, such as 2026-11-28.";
+  if (!errors.from && !errors.to && values.from && values.to && values.to < values.from) {
+    errors.to = "Pick a day on or after the “From (UTC)” day.";
+  }
   const types = values.type.split(/[\s,]+/).filter(Boolean);
   const query = {
     type: types.length > 0 ? types : undefined,
@@ -68,7 +78,7 @@ export function auditFilterOf(search: Search): {
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const field = FIELD_OF[String(issue.path[0])];
-      if (field) errors[field] ??= issue.message;
+      if (field) errors[field] ??= FIELD_MESSAGES[field] ?? plainIssueMessage(issue);
     }
   }
   if (!parsed.success || Object.keys(errors).length > 0) return { values, errors };
@@ -95,7 +105,8 @@ export function filterErrorsOf(error: unknown): Partial<Record<keyof AuditFilter
   for (const detail of error.details) {
     const match = /^query\.([a-z_]+): (.*)$/s.exec(detail);
     const field = match ? (FIELD_OF[match[1]!] ?? "q") : "q";
-    errors[field] ??= match ? match[2]! : detail;
+    errors[field] ??=
+      field === "to" ? "Pick a day on or after the “From (UTC)” day." : sentence(match ? match[2]! : detail);
   }
   return errors;
 }

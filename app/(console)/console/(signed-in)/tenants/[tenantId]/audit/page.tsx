@@ -12,7 +12,9 @@ import {
   buttonClass,
   fieldProps,
 } from "@/components/console/ui";
-import { AUDIT_LOG_PAGE, queryAuditLogs, type AuditLogEntry, type AuditLogListing } from "@/lib/audit-logs";
+import { AUDIT_LOG_PAGE, queryAuditLogs, type AuditLogListing } from "@/lib/audit-logs";
+import { auditEntryView, PRIVATE_METADATA_HIDDEN, readsPrivateMetadata } from "@/lib/console/event-data";
+import { nameOperators } from "@/lib/console/audit-actors";
 import { requireTenant } from "@/lib/console/guard";
 import { EntryDrawer } from "./entry-drawer";
 import { auditFilterOf, filterErrorsOf, filterQuery } from "./filters";
@@ -20,27 +22,6 @@ import { auditFilterOf, filterErrorsOf, filterQuery } from "./filters";
 export const metadata: Metadata = { title: "Audit log" };
 
 type Search = Record<string, string | string[] | undefined>;
-
-/** The entry as the drawer shows it: every recorded field, details included. */
-function entryJson(entry: AuditLogEntry): string {
-  return JSON.stringify(
-    {
-      id: entry.id,
-      type: entry.type,
-      created_at: entry.createdAt.toISOString(),
-      actor: entry.actor,
-      actor_user_id: entry.actorUserId,
-      actor_email: entry.actorEmail,
-      error: entry.error,
-      ip: entry.ip,
-      user_agent: entry.userAgent,
-      request_id: entry.requestId,
-      details: entry.details,
-    },
-    null,
-    2,
-  );
-}
 
 /** The tenant's audit log: filters in the URL (a GET form), a page of entries, the JSON of one, CSV export. */
 export default async function AuditLogPage({
@@ -51,7 +32,7 @@ export default async function AuditLogPage({
   searchParams: Promise<Search>;
 }) {
   const { tenantId } = await params;
-  const { tenant } = await requireTenant(tenantId, "read");
+  const { tenant, operator } = await requireTenant(tenantId, "read");
   const search = await searchParams;
   const { values, filter, errors: parseErrors } = auditFilterOf(search);
   const rawPage = Number(Array.isArray(search.page) ? search.page[0] : (search.page ?? "1"));
@@ -62,6 +43,7 @@ export default async function AuditLogPage({
   if (filter) {
     try {
       listing = await queryAuditLogs(tenant.id, filter, { page, perPage });
+      listing = { ...listing, entries: await nameOperators(listing.entries) };
     } catch (error) {
       const refused = filterErrorsOf(error);
       if (!refused) throw error;
@@ -171,13 +153,19 @@ export default async function AuditLogPage({
                     </>
                   ) : null}
                 </Td>
-                <Td className="max-w-56 break-all">{entry.actorEmail ?? entry.actor ?? "—"}</Td>
+                <Td className="max-w-56 break-all">
+                  {entry.actorEmail ?? entry.actor ?? "—"}
+                  {entry.actor?.startsWith("operator:") ? (
+                    <span className="text-xs text-slate-500 dark:text-slate-400"> (operator)</span>
+                  ) : null}
+                </Td>
                 <Td className="whitespace-nowrap">{entry.ip ?? "—"}</Td>
                 <Td>
                   <EntryDrawer
                     label={`View details of ${entry.type} at ${entry.createdAt.toISOString()}`}
                     title={entry.type}
-                    json={entryJson(entry)}
+                    json={auditEntryView(operator.role, entry)}
+                    note={readsPrivateMetadata(operator.role) ? undefined : PRIVATE_METADATA_HIDDEN}
                   />
                 </Td>
               </tr>

@@ -100,7 +100,14 @@ export default async function SignInProvidersPage({ params }: { params: Promise<
                   </span>
                 </Td>
                 <Td className="break-all">{idp.domains.join(", ")}</Td>
-                <Td>{onOff(idp.enabled, "enabled", "disabled")}</Td>
+                <Td>
+                  {onOff(idp.enabled, "enabled", "disabled")}
+                  {idp.pendingCertificates.length > 0 ? (
+                    <span className="block text-[11px] text-amber-700 dark:text-amber-400">
+                      new certificates await confirmation
+                    </span>
+                  ) : null}
+                </Td>
                 <Td>{onOff(idp.signRequests, "signed", "unsigned")}</Td>
                 <Td className="whitespace-nowrap">
                   <Time value={idp.updatedAt} />

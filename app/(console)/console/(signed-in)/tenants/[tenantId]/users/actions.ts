@@ -57,6 +57,22 @@ export async function createUser(
       .split(/[\s,]+/)
       .map((address) => address.trim())
       .filter(Boolean);
+    if (!primary && more.length === 0 && !form.username.trim()) {
+      throw new z.ZodError([
+        { code: "custom", path: ["email"], message: "Enter an email address or a username.", input: "" },
+      ]);
+    }
+    if (form.username.trim() && !tenant!.platform.username.enabled) {
+      throw new z.ZodError([
+        {
+          code: "custom",
+          path: ["username"],
+          message:
+            "Usernames are not enabled for this tenant. Leave the field empty, or turn usernames on under Settings → Sign-in methods.",
+          input: form.username,
+        },
+      ]);
+    }
     const parsed = CreateUserBody.safeParse({
       emails: [
         ...(primary ? [{ address: primary, is_primary: true, is_verified: form.verified }] : []),
@@ -163,7 +179,17 @@ export async function saveMetadata(
   const kind = METADATA_KINDS.find((name) => name === input?.kind) ?? "_";
   const result = await consoleAction("write", tenantId, async ({ tenant, context }) => {
     const id = UserIdParam.parse(userId);
-    const edit = MetadataEdit.parse(input);
+    const parsedEdit = MetadataEdit.safeParse(input);
+    // The editor is one field, named by its kind: the value's errors belong to it.
+    if (!parsedEdit.success) {
+      throw new z.ZodError(
+        parsedEdit.error.issues.map((issue) => ({
+          ...issue,
+          path: issue.path[0] === "value" ? [kind] : issue.path,
+        })),
+      );
+    }
+    const edit = parsedEdit.data;
     const fail = (message: string) =>
       new z.ZodError([{ code: "custom", path: [edit.kind], message, input: edit.value }]);
     let to: unknown;

@@ -1,6 +1,7 @@
 import { finalizeFlow } from "@/lib/contracts/flow";
 import { finalizeAction, flowNamed, runFlowAction } from "@/lib/flows";
 import { preflight, presentFlowAnswer, route } from "@/lib/http";
+import { bindingCookies } from "@/lib/http/browser-binding";
 import { refererOf } from "@/lib/http/referer";
 
 export const dynamic = "force-dynamic";
@@ -12,6 +13,7 @@ export const POST = route(finalizeFlow, async ({ req, tenant, params, query, bod
       session,
       audit,
       referer: refererOf(req),
+      bindingCookies: bindingCookies(req),
     }),
     tenant,
   ),

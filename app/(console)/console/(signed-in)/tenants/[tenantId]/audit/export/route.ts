@@ -1,4 +1,5 @@
 import { exportAuditLogs } from "@/lib/audit-logs";
+import { auditExportView } from "@/lib/console/audit-actors";
 import { auditConsoleAction, currentOperator } from "@/lib/console/guard";
 import { canSeeTenant } from "@/lib/operators";
 import { getTenant } from "@/lib/tenants";
@@ -43,7 +44,8 @@ export async function GET(request: Request, { params }: { params: Promise<{ tena
     );
   let stream: ReadableStream<Uint8Array>;
   try {
-    stream = await exportAuditLogs(tenant.id, filter);
+    // Operators named, and the details as the operator's role may read them (viewers: no private metadata).
+    stream = await exportAuditLogs(tenant.id, filter, { present: auditExportView(session.operator.role) });
   } catch (error) {
     const refused = filterErrorsOf(error);
     if (!refused) throw error;

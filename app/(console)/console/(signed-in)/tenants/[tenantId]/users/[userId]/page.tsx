@@ -3,6 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
 import { queryAuditLogs } from "@/lib/audit-logs";
+import { redactForRole } from "@/lib/console/event-data";
 import { requireTenant } from "@/lib/console/guard";
 import { passkeyProviderName, type Credential } from "@/lib/credentials";
 import { AppError } from "@/lib/errors";
@@ -100,12 +101,14 @@ export default async function UserPage({
   const primary = emails.find((email) => email.isPrimary);
   const passkeys = credentials.filter((credential) => !credential.isMfa);
   const securityKeys = credentials.filter((credential) => credential.isMfa);
-  // Private metadata may hold the application's secrets about the user: not for viewers.
+  // Every kind ("{}" when unset), as the role may read it: private metadata may hold the application's
+  // secrets about the user and is left out for viewers (lib/console/event-data.ts, the console's one rule).
+  const visibleMetadata = redactForRole(
+    operator.role,
+    Object.fromEntries(METADATA_KINDS.map((kind) => [kind, admin.metadata[kind] ?? {}])),
+  );
   const metadataText = Object.fromEntries(
-    METADATA_KINDS.filter((kind) => canWrite || kind !== "private_metadata").map((kind) => [
-      kind,
-      JSON.stringify(admin.metadata[kind] ?? {}, null, 2),
-    ]),
+    Object.entries(visibleMetadata).map(([kind, value]) => [kind, JSON.stringify(value, null, 2)]),
   ) as Partial<Record<(typeof METADATA_KINDS)[number], string>>;
   const base = `/console/tenants/${tenant.id}/users`;
 

@@ -13,7 +13,9 @@ import {
   Time,
   cx,
 } from "@/components/console/ui";
+import { deliveryBodyView, PRIVATE_METADATA_HIDDEN, readsPrivateMetadata } from "@/lib/console/event-data";
 import { requireTenant } from "@/lib/console/guard";
+import type { OperatorRole } from "@/lib/db/schema";
 import { WEBHOOK_DELIVERY_STATUSES, type WebhookDeliveryStatus } from "@/lib/db/schema";
 import { callbackOrigin, getDelivery, getWebhook, listDeliveries, type DeliveryInfo } from "@/lib/webhooks";
 import { eventPickerData } from "../events";
@@ -215,7 +217,7 @@ export default async function WebhookPage({
           )}
         </Card>
 
-        {selected ? <DeliveryDetail delivery={selected} closeHref={href(keep)} /> : null}
+        {selected ? <DeliveryDetail delivery={selected} role={operator.role} closeHref={href(keep)} /> : null}
       </div>
     </>
   );
@@ -226,19 +228,20 @@ const pre =
 
 /**
  * One delivery: the request as Sesame sends it (headers are computed per attempt and not stored, so
- * they are shown as they are formed; the body's token is signed at send time) and every attempt.
+ * they are shown as they are formed; the body's token is signed at send time; its data as the role may
+ * read it) and every attempt.
  */
-function DeliveryDetail({ delivery, closeHref }: { delivery: DeliveryInfo; closeHref: string }) {
+function DeliveryDetail({
+  delivery,
+  role,
+  closeHref,
+}: {
+  delivery: DeliveryInfo;
+  role: OperatorRole;
+  closeHref: string;
+}) {
   const { delivery: row, event, attempts } = delivery;
-  const body = JSON.stringify(
-    {
-      event: event.event,
-      token: "<JWT signed with the tenant's key at send time: {evt, data}, valid 5 minutes>",
-      data: event.data,
-    },
-    null,
-    2,
-  );
+  const body = deliveryBodyView(role, event);
   return (
     <section
       id="delivery-detail"
@@ -275,7 +278,9 @@ function DeliveryDetail({ delivery, closeHref }: { delivery: DeliveryInfo; close
           "  (two, space separated, for 24 hours after a rotation: new and old secret)",
         ].join("\n")}
       </pre>
-      <p className="mt-3 mb-2 text-xs text-slate-600 dark:text-slate-400">Body:</p>
+      <p className="mt-3 mb-2 text-xs text-slate-600 dark:text-slate-400">
+        Body:{readsPrivateMetadata(role) ? null : ` ${PRIVATE_METADATA_HIDDEN}`}
+      </p>
       <pre className={pre} data-testid="request-body">
         {body}
       </pre>

@@ -1,0 +1,1 @@
+ALTER TABLE "passcodes" ADD COLUMN "requester" text;

@@ -1,0 +1,2 @@
+ALTER TABLE "saml_identity_providers" ADD COLUMN "pending_certificates" text[] DEFAULT '{}'::text[] NOT NULL;--> statement-breakpoint
+ALTER TABLE "saml_identity_providers" ADD COLUMN "require_certificate_confirmation" boolean DEFAULT false NOT NULL;

@@ -1,0 +1,120 @@
+import { errors } from "oidc-provider";
+import { authenticateApiKey } from "@/lib/api-keys";
+import { seal, sha256Hex, unseal } from "@/lib/crypto";
+import { checkRedirectUris, hashClientSecret } from "./client-rules";
+import {
+  consumeModel,
+  deleteGrantModels,
+  deleteModel,
+  findClientRow,
+  findModel,
+  findModelByUid,
+  upsertClient,
+  upsertModel,
+} from "./store";
+
+type Payload = Record<string, unknown>;
+
+const SEALED_ID = "sesameSealedId";
+const SEAL_PURPOSE = "openid-session-id";
+
+/** Seconds since the epoch, as oidc-provider counts. */
+const epoch = (date: Date) => Math.floor(date.getTime() / 1000);
+
+/**
+ * oidc-provider's storage for one tenant: one instance per model kind, every call a statement on the
+ * tenant's rows (lib/openid/store.ts). Ids of tokens, codes, sessions and interactions are bearer
+ * secrets, so only their SHA-256 is stored (and the payload's copy, `jti`, is dropped and restored from
+ * the id presented). Consuming is one conditional UPDATE: of two concurrent redemptions of one code or
+ * refresh token only one succeeds; the other revokes the whole grant (RFC 9700 §4.14) and fails.
+ */
+export class DatabaseAdapter {
+  constructor(
+    private readonly tenantId: string,
+    private readonly kind: string,
+  ) {}
+
+  private key(id: string): string {
+    return this.kind === "Client" || this.kind === "Grant" ? id : sha256Hex(id);
+  }
+
+  async upsert(id: string, payload: Payload, expiresIn?: number): Promise<void> {
+    if (this.kind === "Client") {
+      // Only dynamic registration writes clients through here: a new secret in clear text.
+      checkRedirectUris(payload);
+      const metadata = { ...payload };
+      if (typeof metadata.client_secret === "string") {
+        metadata.client_secret = hashClientSecret(metadata.client_secret);
+      }
+      await upsertClient(this.tenantId, id, metadata);
+      return;
+    }
+    const { jti, ...stored } = payload;
+    // A session found by its uid needs its id back; sealed, since the id is the browser's cookie.
+    if (this.kind === "Session" && typeof jti === "string")
+      stored[SEALED_ID] = seal(jti, SEAL_PURPOSE, this.tenantId);
+    await upsertModel(this.tenantId, this.kind, this.key(id), {
+      payload: stored,
+      grantId: typeof payload.grantId === "string" ? payload.grantId : null,
+      uid: typeof payload.uid === "string" && this.kind === "Session" ? sha256Hex(payload.uid) : null,
+      accountId: typeof payload.accountId === "string" ? payload.accountId : null,
+      expiresAt: typeof expiresIn === "number" ? new Date(Date.now() + expiresIn * 1000) : null,
+    });
+  }
+
+  async find(id: string): Promise<Payload | undefined> {
+    if (typeof id !== "string" || id.length === 0 || id.length > 512) return undefined;
+    if (this.kind === "Client") return (await findClientRow(this.tenantId, id))?.metadata;
+    if (this.kind === "InitialAccessToken") return this.initialAccessToken(id);
+    const row = await findModel(this.tenantId, this.kind, this.key(id));
+    if (!row) return undefined;
+    const { [SEALED_ID]: _sealed, ...payload } = row.payload;
+    void _sealed;
+    return {
+      ...payload,
+      jti: id,
+      ...(row.consumedAt ? { consumed: epoch(row.consumedAt) } : {}),
+    };
+  }
+
+  async findByUid(uid: string): Promise<Payload | undefined> {
+    const row = await findModelByUid(this.tenantId, this.kind, sha256Hex(uid));
+    if (!row) return undefined;
+    const { [SEALED_ID]: sealed, ...payload } = row.payload;
+    if (typeof sealed !== "string") return undefined;
+    return { ...payload, jti: unseal(sealed, SEAL_PURPOSE, this.tenantId) };
+  }
+
+  async findByUserCode(): Promise<undefined> {
+    return undefined; // no device flow
+  }
+
+  async consume(id: string): Promise<void> {
+    if (await consumeModel(this.tenantId, this.kind, this.key(id))) return;
+    const row = await findModel(this.tenantId, this.kind, this.key(id));
+    if (typeof row?.grantId === "string") await deleteGrantModels(this.tenantId, row.grantId);
+    throw new errors.InvalidGrant("grant request is invalid");
+  }
+
+  async destroy(id: string): Promise<void> {
+    await deleteModel(this.tenantId, this.kind, this.key(id));
+  }
+
+  async revokeByGrantId(grantId: string): Promise<void> {
+    await deleteGrantModels(this.tenantId, grantId);
+  }
+
+  /**
+   * RFC 7591's initial access token: the tenant's admin API key. Not stored: a key that is valid for
+   * this tenant now is a token valid for one registration.
+   */
+  private async initialAccessToken(value: string): Promise<Payload | undefined> {
+    try {
+      await authenticateApiKey(value, { scope: "admin", tenantId: this.tenantId });
+    } catch {
+      return undefined;
+    }
+    const now = Math.floor(Date.now() / 1000);
+    return { jti: value, kind: "InitialAccessToken", iat: now, exp: now + 60 };
+  }
+}

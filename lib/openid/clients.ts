@@ -1,0 +1,173 @@
+import { randomBytes } from "node:crypto";
+import { recordAuditEvent, type AuditContext } from "@/lib/audit";
+import { randomToken } from "@/lib/crypto";
+import type { OauthClientRow } from "@/lib/db/schema";
+import { AppError } from "@/lib/errors";
+import { getTenant } from "@/lib/tenants";
+import { checkRedirectUris, hashClientSecret } from "./client-rules";
+import { providerFor } from "./provider";
+import { deleteClientRow, findClientRow, insertClient, selectClients, updateClientRow } from "./store";
+
+/** A client as Sesame presents it: its metadata, never its secret (or the secret's hash). */
+export interface OAuthClient {
+  clientId: string;
+  name: string | null;
+  firstParty: boolean;
+  /** Confidential clients authenticate with a secret; public ones (`none`) use PKCE. */
+  confidential: boolean;
+  metadata: Record<string, unknown>;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** What may be set on a client (RFC 7591 names); the rest of its metadata takes oidc-provider's defaults. */
+export interface OAuthClientInput {
+  client_name?: string;
+  redirect_uris?: string[];
+  post_logout_redirect_uris?: string[];
+  grant_types?: ("authorization_code" | "refresh_token" | "client_credentials")[];
+  token_endpoint_auth_method?: "client_secret_basic" | "client_secret_post" | "none";
+  scope?: string;
+  backchannel_logout_uri?: string;
+  resources?: string[];
+  first_party?: boolean;
+}
+
+function present(row: OauthClientRow): OAuthClient {
+  const { client_secret: _secret, ...metadata } = row.metadata;
+  void _secret;
+  return {
+    clientId: row.clientId,
+    name: typeof metadata.client_name === "string" ? metadata.client_name : null,
+    firstParty: row.firstParty,
+    confidential: metadata.token_endpoint_auth_method !== "none",
+    metadata,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+const newClientId = () => `client_${randomBytes(16).toString("hex")}`;
+
+/** Checks metadata with oidc-provider's own client schema plus Sesame's redirect URI rule. */
+async function validated(
+  tenantId: string,
+  metadata: Record<string, unknown>,
+): Promise<{ metadata: Record<string, unknown>; secret?: string }> {
+  const provider = await providerFor(await getTenant(tenantId));
+  const clean = Object.fromEntries(Object.entries(metadata).filter(([, value]) => value !== undefined));
+  clean.response_types =
+    (clean.grant_types as string[] | undefined)?.includes("authorization_code") === false ? [] : ["code"];
+  const secret = clean.token_endpoint_auth_method === "none" ? undefined : randomToken(32);
+  try {
+    checkRedirectUris(clean);
+    await (provider.Client as unknown as { validate(m: Record<string, unknown>): Promise<void> }).validate({
+      ...clean,
+      ...(secret ? { client_secret: secret } : {}),
+    });
+  } catch (error) {
+    const description = (error as { error_description?: string }).error_description;
+    if (description) throw new AppError("VALIDATION_FAILED", description);
+    throw error;
+  }
+  return { metadata: clean, secret };
+}
+
+/**
+ * Registers a client for the tenant's OpenID Provider. A confidential client gets a new 256-bit secret,
+ * returned this once; only its SHA-256 is kept.
+ */
+export async function createOAuthClient(
+  tenantId: string,
+  input: OAuthClientInput,
+  context: AuditContext,
+): Promise<{ client: OAuthClient; secret?: string }> {
+  const { first_party: firstParty = false, ...rest } = input;
+  const clientId = newClientId();
+  const { metadata, secret } = await validated(tenantId, { ...rest, client_id: clientId });
+  const row = await insertClient(
+    tenantId,
+    clientId,
+    { ...metadata, ...(secret ? { client_secret: hashClientSecret(secret) } : {}) },
+    firstParty,
+  );
+  await recordAuditEvent(tenantId, {
+    ...context,
+    type: "oauth.client.created",
+    details: { clientId, firstParty },
+  });
+  return { client: present(row), secret };
+}
+
+export async function listOAuthClients(tenantId: string): Promise<OAuthClient[]> {
+  await getTenant(tenantId);
+  return (await selectClients(tenantId)).map(present);
+}
+
+export async function getOAuthClient(tenantId: string, clientId: string): Promise<OAuthClient> {
+  const row = await findClientRow(tenantId, clientId);
+  if (!row) throw new AppError("NOT_FOUND", "no such client");
+  return present(row);
+}
+
+/** Changes a client's metadata or first-party flag; its secret stays. */
+export async function updateOAuthClient(
+  tenantId: string,
+  clientId: string,
+  input: OAuthClientInput,
+  context: AuditContext,
+): Promise<OAuthClient> {
+  const row = await findClientRow(tenantId, clientId);
+  if (!row) throw new AppError("NOT_FOUND", "no such client");
+  const { first_party: firstParty, ...rest } = input;
+  const { client_secret: stored, ...current } = row.metadata;
+  const { metadata } = await validated(tenantId, { ...current, ...rest, client_id: clientId });
+  if (metadata.token_endpoint_auth_method !== "none" && typeof stored !== "string") {
+    throw new AppError(
+      "VALIDATION_FAILED",
+      "a public client cannot become confidential: create a new client",
+    );
+  }
+  const updated = await updateClientRow(tenantId, clientId, {
+    metadata: {
+      ...metadata,
+      ...(metadata.token_endpoint_auth_method !== "none" ? { client_secret: stored } : {}),
+    },
+    ...(firstParty === undefined ? {} : { firstParty }),
+  });
+  await recordAuditEvent(tenantId, { ...context, type: "oauth.client.updated", details: { clientId } });
+  return present(updated!);
+}
+
+/** A new secret for a confidential client; the old one stops working at once. */
+export async function rotateOAuthClientSecret(
+  tenantId: string,
+  clientId: string,
+  context: AuditContext,
+): Promise<{ client: OAuthClient; secret: string }> {
+  const row = await findClientRow(tenantId, clientId);
+  if (!row) throw new AppError("NOT_FOUND", "no such client");
+  if (row.metadata.token_endpoint_auth_method === "none") {
+    throw new AppError("VALIDATION_FAILED", "a public client has no secret");
+  }
+  const secret = randomToken(32);
+  const updated = await updateClientRow(tenantId, clientId, {
+    metadata: { ...row.metadata, client_secret: hashClientSecret(secret) },
+  });
+  await recordAuditEvent(tenantId, {
+    ...context,
+    type: "oauth.client.secret_rotated",
+    details: { clientId },
+  });
+  return { client: present(updated!), secret };
+}
+
+/** Removes a client; its consents go with it (its tokens stop working: the client is unknown). */
+export async function deleteOAuthClient(
+  tenantId: string,
+  clientId: string,
+  context: AuditContext,
+): Promise<void> {
+  if (!(await deleteClientRow(tenantId, clientId))) throw new AppError("NOT_FOUND", "no such client");
+  await recordAuditEvent(tenantId, { ...context, type: "oauth.client.deleted", details: { clientId } });
+}

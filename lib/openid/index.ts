@@ -1,0 +1,14 @@
+export { answerOpenid, type OpenidAnswer } from "./handle";
+export { providerFor, interactionPath, OPENID_ROUTES, SCOPES, TTL } from "./provider";
+export { continueInteraction, decideConsent } from "./interaction";
+export {
+  createOAuthClient,
+  deleteOAuthClient,
+  getOAuthClient,
+  listOAuthClients,
+  rotateOAuthClientSecret,
+  updateOAuthClient,
+  type OAuthClient,
+  type OAuthClientInput,
+} from "./clients";
+export { sweepExpiredOpenidModels } from "./sweep";

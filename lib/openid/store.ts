@@ -1,0 +1,252 @@
+import { and, asc, eq, gt, isNull, or, sql } from "drizzle-orm";
+import { executor } from "@/lib/db";
+import {
+  oauthClients,
+  oauthConsents,
+  openidModels,
+  type OauthClientRow,
+  type OauthConsentRow,
+  type OpenidModelRow,
+} from "@/lib/db/schema";
+
+// ── oidc-provider's models ──────────────────────────────────────────────────────────────────────────
+
+export interface ModelValues {
+  payload: Record<string, unknown>;
+  grantId?: string | null;
+  uid?: string | null;
+  accountId?: string | null;
+  expiresAt?: Date | null;
+}
+
+const modelOf = (tenantId: string, kind: string, id: string) =>
+  and(eq(openidModels.tenantId, tenantId), eq(openidModels.kind, kind), eq(openidModels.id, id));
+
+const live = () => or(isNull(openidModels.expiresAt), gt(openidModels.expiresAt, sql`now()`));
+
+export async function upsertModel(tenantId: string, kind: string, id: string, values: ModelValues) {
+  const db = await executor();
+  const row = { tenantId, kind, id, consumedAt: null, ...values };
+  await db
+    .insert(openidModels)
+    .values(row)
+    .onConflictDoUpdate({
+      target: [openidModels.tenantId, openidModels.kind, openidModels.id],
+      set: { ...values, consumedAt: null },
+    });
+}
+
+/** A model that has not expired. */
+export async function findModel(
+  tenantId: string,
+  kind: string,
+  id: string,
+): Promise<OpenidModelRow | undefined> {
+  const db = await executor();
+  const [row] = await db
+    .select()
+    .from(openidModels)
+    .where(and(modelOf(tenantId, kind, id), live()));
+  return row;
+}
+
+export async function findModelByUid(tenantId: string, kind: string, uid: string) {
+  const db = await executor();
+  const [row] = await db
+    .select()
+    .from(openidModels)
+    .where(
+      and(
+        eq(openidModels.tenantId, tenantId),
+        eq(openidModels.kind, kind),
+        eq(openidModels.uid, uid),
+        live(),
+      ),
+    )
+    .orderBy(asc(openidModels.createdAt))
+    .limit(1);
+  return row;
+}
+
+/** Marks a model consumed: true for the one call that did, false when it already was (or is gone). */
+export async function consumeModel(tenantId: string, kind: string, id: string): Promise<boolean> {
+  const db = await executor();
+  const rows = await db
+    .update(openidModels)
+    .set({ consumedAt: sql`now()` })
+    .where(and(modelOf(tenantId, kind, id), isNull(openidModels.consumedAt)))
+    .returning({ id: openidModels.id });
+  return rows.length === 1;
+}
+
+export async function deleteModel(tenantId: string, kind: string, id: string): Promise<void> {
+  const db = await executor();
+  await db.delete(openidModels).where(modelOf(tenantId, kind, id));
+}
+
+/** Every model of the grant (codes, access and refresh tokens): a reuse revokes the family. */
+export async function deleteGrantModels(tenantId: string, grantId: string): Promise<number> {
+  const db = await executor();
+  const rows = await db
+    .delete(openidModels)
+    .where(and(eq(openidModels.tenantId, tenantId), eq(openidModels.grantId, grantId)))
+    .returning({ id: openidModels.id });
+  return rows.length;
+}
+
+/** Every model of a user of a kind (sessions, grants): the Sesame session ended or consent revoked. */
+export async function selectAccountModels(tenantId: string, kind: string, accountId: string) {
+  const db = await executor();
+  return db
+    .select()
+    .from(openidModels)
+    .where(
+      and(
+        eq(openidModels.tenantId, tenantId),
+        eq(openidModels.kind, kind),
+        eq(openidModels.accountId, accountId),
+        live(),
+      ),
+    );
+}
+
+/** Removes expired models (a background sweep); returns how many went. */
+export async function deleteExpiredModels(limit: number): Promise<number> {
+  const db = await executor();
+  const rows = await db
+    .delete(openidModels)
+    .where(
+      sql`ctid in (select ctid from ${openidModels} where ${openidModels.expiresAt} < now()
+        limit ${limit} for update skip locked)`,
+    )
+    .returning({ id: openidModels.id });
+  return rows.length;
+}
+
+// ── clients ─────────────────────────────────────────────────────────────────────────────────────────
+
+export async function insertClient(
+  tenantId: string,
+  clientId: string,
+  metadata: Record<string, unknown>,
+  firstParty: boolean,
+): Promise<OauthClientRow> {
+  const db = await executor();
+  const [row] = await db
+    .insert(oauthClients)
+    .values({ tenantId, clientId, metadata, firstParty })
+    .returning();
+  return row!;
+}
+
+/** Writes a client's metadata (oidc-provider's registration management writes through here too). */
+export async function upsertClient(
+  tenantId: string,
+  clientId: string,
+  metadata: Record<string, unknown>,
+): Promise<void> {
+  const db = await executor();
+  await db
+    .insert(oauthClients)
+    .values({ tenantId, clientId, metadata })
+    .onConflictDoUpdate({
+      target: [oauthClients.tenantId, oauthClients.clientId],
+      set: { metadata, updatedAt: sql`now()` },
+    });
+}
+
+export async function updateClientRow(
+  tenantId: string,
+  clientId: string,
+  values: { metadata?: Record<string, unknown>; firstParty?: boolean },
+): Promise<OauthClientRow | undefined> {
+  const db = await executor();
+  const [row] = await db
+    .update(oauthClients)
+    .set({ ...values, updatedAt: sql`now()` })
+    .where(and(eq(oauthClients.tenantId, tenantId), eq(oauthClients.clientId, clientId)))
+    .returning();
+  return row;
+}
+
+export async function findClientRow(tenantId: string, clientId: string): Promise<OauthClientRow | undefined> {
+  const db = await executor();
+  const [row] = await db
+    .select()
+    .from(oauthClients)
+    .where(and(eq(oauthClients.tenantId, tenantId), eq(oauthClients.clientId, clientId)));
+  return row;
+}
+
+export async function selectClients(tenantId: string): Promise<OauthClientRow[]> {
+  const db = await executor();
+  return db
+    .select()
+    .from(oauthClients)
+    .where(eq(oauthClients.tenantId, tenantId))
+    .orderBy(asc(oauthClients.createdAt), asc(oauthClients.clientId));
+}
+
+export async function deleteClientRow(tenantId: string, clientId: string): Promise<boolean> {
+  const db = await executor();
+  const rows = await db
+    .delete(oauthClients)
+    .where(and(eq(oauthClients.tenantId, tenantId), eq(oauthClients.clientId, clientId)))
+    .returning({ id: oauthClients.clientId });
+  if (rows.length === 0) return false;
+  await db
+    .delete(oauthConsents)
+    .where(and(eq(oauthConsents.tenantId, tenantId), eq(oauthConsents.clientId, clientId)));
+  return true;
+}
+
+// ── consents ────────────────────────────────────────────────────────────────────────────────────────
+
+const consentOf = (tenantId: string, userId: string, clientId: string) =>
+  and(
+    eq(oauthConsents.tenantId, tenantId),
+    eq(oauthConsents.userId, userId),
+    eq(oauthConsents.clientId, clientId),
+  );
+
+export async function findConsent(
+  tenantId: string,
+  userId: string,
+  clientId: string,
+): Promise<OauthConsentRow | undefined> {
+  const db = await executor();
+  const [row] = await db
+    .select()
+    .from(oauthConsents)
+    .where(consentOf(tenantId, userId, clientId));
+  return row;
+}
+
+export async function upsertConsent(tenantId: string, userId: string, clientId: string, scopes: string[]) {
+  const db = await executor();
+  await db
+    .insert(oauthConsents)
+    .values({ tenantId, userId, clientId, scopes })
+    .onConflictDoUpdate({
+      target: [oauthConsents.tenantId, oauthConsents.userId, oauthConsents.clientId],
+      set: { scopes, updatedAt: sql`now()` },
+    });
+}
+
+export async function selectConsents(tenantId: string, userId: string): Promise<OauthConsentRow[]> {
+  const db = await executor();
+  return db
+    .select()
+    .from(oauthConsents)
+    .where(and(eq(oauthConsents.tenantId, tenantId), eq(oauthConsents.userId, userId)))
+    .orderBy(asc(oauthConsents.createdAt));
+}
+
+export async function deleteConsent(tenantId: string, userId: string, clientId: string): Promise<boolean> {
+  const db = await executor();
+  const rows = await db
+    .delete(oauthConsents)
+    .where(consentOf(tenantId, userId, clientId))
+    .returning({ id: oauthConsents.clientId });
+  return rows.length === 1;
+}
