@@ -37,6 +37,7 @@ export default tseslint.config(
       "playwright-report/**",
       "next-env.d.ts",
       "dist/**",
+      ".dependency-cruiser.cjs",
     ],
   },
   js.configs.recommended,

@@ -10,7 +10,8 @@ import {
   initializeLogin,
   initializeRegistration,
 } from "@/lib/ceremonies/webauthn";
-import { getTenant, provisionTenant } from "@/lib/tenants";
+import { getTenant } from "@/lib/tenants";
+import { provisionTenant } from "@/lib/accounts";
 import { WebAuthnSoftwareAuthenticator } from "@/tests/helpers/webauthn-software-authenticator";
 
 const out = (line: string) => process.stdout.write(`${line}\n`);

@@ -37,7 +37,7 @@ process.env.SESAME_DATA_DIR = dataDir;
 process.env.SESAME_MASTER_SECRET ??= "bench-master-secret-0123456789abcdefghijklmnop";
 
 const { closeDatabase, configureDatabase, transaction } = await import("@/lib/db");
-const { provisionTenant } = await import("@/lib/tenants");
+const { provisionTenant } = await import("@/lib/accounts");
 const webhooks = await import("@/lib/webhooks");
 
 if (values.db === "postgres") {

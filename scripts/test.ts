@@ -1,6 +1,6 @@
 /**
  * `npm test`: every check CI runs, in order, with one closing line `N passed, N failed`.
- *   static checks (tsc and the generated elements declarations, ESLint, Prettier) → build → vitest on PGlite → vitest on a throwaway
+ *   static checks (tsc and the generated elements declarations, ESLint, dependency-cruiser, Prettier) → build → vitest on PGlite → vitest on a throwaway
  *   Postgres 15 → Playwright e2e in Chromium against servers on PGlite and on that Postgres.
  * Installs Debian's chromium and postgresql-15 with apt when they are missing.
  */
@@ -94,6 +94,21 @@ async function main(): Promise<number> {
       run("node_modules/.bin/tsx", ["scripts/elements-declarations.ts", "--check"]),
   );
   check("lint (eslint)", () => run("node_modules/.bin/eslint", ["."]));
+  check("dependencies (dependency-cruiser: layers, cycles, owners)", () =>
+    run("node_modules/.bin/depcruise", [
+      "--config",
+      ".dependency-cruiser.cjs",
+      "--ignore-known",
+      ".dependency-cruiser-known-violations.json",
+      "--output-type",
+      "err",
+      "lib",
+      "app",
+      "components",
+      "elements",
+      "cli",
+    ]),
+  );
   check("format (prettier)", () => run("node_modules/.bin/prettier", ["--check", "."]));
   check("build (next build)", () => buildIfNeeded((line) => process.stdout.write(`${line}\n`)));
 

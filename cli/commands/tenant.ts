@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { recordAuditEvent } from "@/lib/audit";
-import { listTenants, provisionTenant, updateTenant, type Tenant } from "@/lib/tenants";
+import { listTenants, updateTenant, type Tenant } from "@/lib/tenants";
+import { provisionTenant } from "@/lib/accounts";
 import { printJson, printTable, UsageError } from "../output";
 import type { Command } from "./command";
 

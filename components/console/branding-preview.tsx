@@ -2,7 +2,7 @@
 
 import type { CSSProperties } from "react";
 import { hostedBranding } from "@/lib/hosted/branding";
-import { DEFAULT_BRANDING } from "@/lib/tenants/defaults";
+import { DEFAULT_BRANDING } from "@/lib/settings/defaults";
 
 const HEX = /^#[0-9a-fA-F]{6}$/;
 

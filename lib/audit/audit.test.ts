@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { createTestTenant } from "@/tests/helpers/tenants";
 import { and, eq } from "drizzle-orm";
-import { tenantAnalytics } from "@/lib/analytics";
+import { tenantAnalytics } from "@/lib/console/analytics";
 import { getDatabase } from "@/lib/db";
 import { tenants } from "@/lib/db/schema";
-import { listAuditEvents, queryAuditLogs, recordAuditEvent, writeWithAuditEvent } from ".";
+import { queryAuditLogs } from "@/lib/audit-logs";
+import { listAuditEvents, recordAuditEvent, writeWithAuditEvent } from ".";
 
 describe("audit log", () => {
   it("records tenant, type, actor, IP, user agent, request id and details", async () => {

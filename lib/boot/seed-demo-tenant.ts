@@ -4,7 +4,8 @@ import { eq } from "drizzle-orm";
 import { getConfig } from "@/lib/config";
 import { executor, transaction } from "@/lib/db";
 import { sesameMeta } from "@/lib/db/schema";
-import { findTenant, provisionTenant, type ProvisionedTenant } from "@/lib/tenants";
+import { findTenant } from "@/lib/tenants";
+import { provisionTenant, type ProvisionedTenant } from "@/lib/accounts";
 
 const META_KEY = "demo_tenant";
 export const DEMO_KEYS_FILE = "demo-keys.json";

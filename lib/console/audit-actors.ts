@@ -1,5 +1,5 @@
 import "server-only";
-import type { AuditLogEntry } from "@/lib/audit";
+import type { AuditLogEntry } from "@/lib/audit-logs";
 import type { OperatorRole } from "@/lib/db/schema";
 import { listOperators } from "@/lib/operators";
 import { redactForRole } from "./event-data";

@@ -3,7 +3,7 @@ import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
 import type { AuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { deriveKey } from "@/lib/crypto";
-import { requestContext } from "@/lib/http/request-context";
+import { requestContext } from "@/lib/request/context";
 import {
   CONSOLE_SESSION_ABSOLUTE_SECONDS,
   consoleUrl,

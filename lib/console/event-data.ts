@@ -1,4 +1,4 @@
-import type { AuditLogEntry } from "@/lib/audit";
+import type { AuditLogEntry } from "@/lib/audit-logs";
 import type { OperatorRole } from "@/lib/db/schema";
 
 /** The keys that hold a user's private metadata in data the console shows: the wire's and the domain's. */

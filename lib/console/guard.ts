@@ -5,7 +5,7 @@ import { headers } from "next/headers";
 import { notFound, redirect } from "next/navigation";
 import { recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { AppError } from "@/lib/errors";
-import { requestContext } from "@/lib/http/request-context";
+import { requestContext } from "@/lib/request/context";
 import { checkOperatorSession, operatorActor, type Operator } from "@/lib/operators";
 import { decideAccess, type ConsoleAccess } from "./access";
 import { plainIssueMessage, sentence } from "./messages";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineContract } from "@/lib/http/contract";
+import { defineContract } from "@/lib/contracts/contract";
 import { PlatformError } from "./schemas";
 
 const Liveness = z.object({ status: z.literal("ok") }).meta({ id: "Liveness" });

@@ -21,3 +21,4 @@ export {
 } from "./store";
 export { deleteCredentialOfUser, getCredentialOfUser, listCredentialsOfUser } from "./admin-credentials";
 export { usersWithPasskeys } from "./passkey-holders";
+export { hasPasskeyCondition } from "./has-passkey";

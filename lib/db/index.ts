@@ -12,6 +12,7 @@ export {
   type DatabaseOptions,
 } from "./client";
 export { DatabaseLocked } from "./pglite-lock";
+export { likePattern } from "./like";
 export {
   databaseWork,
   isDatabaseAway,

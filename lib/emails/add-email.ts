@@ -4,12 +4,11 @@ import type { EmailRow } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
 import { lockUser } from "@/lib/users";
-import { emitWebhookEvent, userEventData } from "@/lib/webhooks";
 import { isClaimOnly, releaseClaim } from "./claims";
 import { EmailLimitReached, EmailTaken } from "./errors";
 import { countUserEmails, findEmailByAddress, insertEmail, selectUserEmails } from "./store";
 
-export interface AddEmailOptions {
+export interface AddAddressOptions {
   /** Already normalised (`normalizeAddress`). */
   address: string;
   /** The caller proved the address (a code it mailed was entered). */
@@ -17,17 +16,19 @@ export interface AddEmailOptions {
   context: AuditContext;
   /** Whether another user's mere claim on the address (`isClaimOnly`) is taken over; default yes. */
   takeOverClaim?: boolean;
-  /** Part of a sign-up: its `user.create` webhook event reports the address (no `user.update.email.create`). */
-  signUp?: boolean;
 }
 
 /**
  * Adds an address to the user, under the user's lock, within the tenant's maximum per user
  * (`EmailLimitReached`); primary when the user has none yet. An address the user or another account
  * already holds is `EmailTaken`, unless it is only another user's claim, which is released first.
- * Records `email.create.succeeded`.
+ * Records `email.create.succeeded` (lib/accounts `addEmail` adds the webhook event).
  */
-export async function addEmail(tenant: Tenant, userId: string, options: AddEmailOptions): Promise<EmailRow> {
+export async function addAddress(
+  tenant: Tenant,
+  userId: string,
+  options: AddAddressOptions,
+): Promise<EmailRow> {
   const { address, verified, context, takeOverClaim = true } = options;
   return transaction(async () => {
     if (!(await lockUser(tenant.id, userId))) throw new AppError("USER_NOT_FOUND", "user not found");
@@ -46,8 +47,6 @@ export async function addEmail(tenant: Tenant, userId: string, options: AddEmail
       type: "email.create.succeeded",
       details: { userId, emailId: row.id, ...(verified ? { verified } : {}) },
     });
-    if (!options.signUp)
-      await emitWebhookEvent(tenant.id, "user.update.email.create", () => userEventData(tenant.id, userId));
     return row;
   });
 }

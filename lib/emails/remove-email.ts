@@ -2,15 +2,14 @@ import { recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { AppError } from "@/lib/errors";
 import { detachPasscodes } from "@/lib/passcodes";
 import type { Tenant } from "@/lib/tenants";
-import { emitWebhookEvent, userEventData } from "@/lib/webhooks";
 import { withOwnEmail } from "./own-email";
 import { countUserEmails, deleteEmailRow } from "./store";
 
 /**
  * Removes one of the user's addresses, under the user's lock: never the primary one (so never the
- * last one), 409. Its codes keep counting against the address. Records `email.delete.succeeded`.
+ * last one), 409. Its codes keep counting against the address. Records `email.delete.succeeded` (lib/accounts `removeEmail` adds the webhook event).
  */
-export async function removeEmail(
+export async function removeAddress(
   tenant: Tenant,
   userId: string,
   emailId: string,
@@ -32,6 +31,5 @@ export async function removeEmail(
       type: "email.delete.succeeded",
       details: { userId, emailId: email.id },
     });
-    await emitWebhookEvent(tenant.id, "user.update.email.delete", () => userEventData(tenant.id, userId));
   });
 }

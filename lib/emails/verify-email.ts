@@ -3,16 +3,10 @@ import { transaction } from "@/lib/db";
 import type { EmailRow } from "@/lib/db/schema";
 import type { Tenant } from "@/lib/tenants";
 import { lockUser } from "@/lib/users";
-import { isFirstProof, removeUnprovenAccess } from "./first-proof";
 import { markEmailVerified, selectUserEmails, setPrimaryEmailRow } from "./store";
 
-export interface VerifyEmailOptions {
+export interface ConfirmEmailOptions {
   context: AuditContext;
-  /**
-   * The proof came with a session of the user. Without one, the account's first proven address
-   * removes what was set up before it (`removeUnprovenAccess`: it may be a stranger's).
-   */
-  withSession: boolean;
   /** Added to the `email.verified` audit details (for example the flow's id). */
   details?: Record<string, unknown>;
 }
@@ -20,14 +14,14 @@ export interface VerifyEmailOptions {
 /**
  * A code mailed to one of the user's addresses proved it: the address is verified and, as in Hanko,
  * becomes primary only when the user has no primary address yet. Under the user's lock, in the
- * caller's transaction if there is one. Records `email.verified` (only when it was not verified
+ * caller's transaction if there is one (lib/accounts `verifyEmail` first applies the first-proof rule). Records `email.verified` (only when it was not verified
  * before) and `email.primary_changed`. Undefined when the user has no address with this id.
  */
-export async function verifyEmail(
+export async function confirmEmail(
   tenant: Tenant,
   userId: string,
   emailId: string,
-  options: VerifyEmailOptions,
+  options: ConfirmEmailOptions,
 ): Promise<EmailRow | undefined> {
   const context = { ...options.context, actor: userId };
   return transaction(async () => {
@@ -35,9 +29,6 @@ export async function verifyEmail(
     const emails = await selectUserEmails(tenant.id, userId);
     const email = emails.find((row) => row.id === emailId);
     if (!email) return undefined;
-    if (!options.withSession && isFirstProof(emails, email)) {
-      await removeUnprovenAccess(tenant, userId, email.id, context);
-    }
     if (!email.verified) {
       await markEmailVerified(tenant.id, email.id);
       await recordAuditEvent(tenant.id, {

@@ -2,7 +2,7 @@ import { headers } from "next/headers";
 import { readDemoTenant, type DemoTenant } from "@/lib/boot/seed-demo-tenant";
 import { getConfig, isLoopbackAddress } from "@/lib/config";
 import { NotFound } from "@/lib/errors";
-import { clientIp } from "@/lib/http/request-context";
+import { clientIp } from "@/lib/request/context";
 
 /**
  * The example pages under /examples act with the demo tenant's API keys and ask nobody to sign in: a

@@ -1,4 +1,4 @@
-import type { BrandingSettings } from "@/lib/tenants/schemas";
+import type { BrandingSettings } from "@/lib/settings/schemas";
 
 /** What the hosted pages show of a tenant: its name and validated branding. */
 export interface HostedBranding {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_BRANDING } from "@/lib/tenants/defaults";
+import { DEFAULT_BRANDING } from "@/lib/settings/defaults";
 import { contrastRatio, hostedBranding, readableOn } from "./branding";
 import { pickLang, preferredLang } from "./lang";
 import { firstValue, hostedPath, isHostedPage } from "./paths";

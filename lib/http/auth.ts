@@ -1,7 +1,7 @@
 import { authenticateApiKey, type AuthenticatedKey } from "@/lib/api-keys";
 import { withTimeout } from "@/lib/db";
 import { AppError, DatabaseUnavailable, Unauthorized } from "@/lib/errors";
-import { AUTH_SCOPE, type ApiKeyAuthKind, type AuthRequirement } from "./contract";
+import { AUTH_SCOPE, type ApiKeyAuthKind, type AuthRequirement } from "@/lib/contracts/contract";
 
 /** A key lookup that does not answer in this time means the database is in trouble. */
 const AUTH_TIMEOUT_MS = 2000;

@@ -1,5 +1,5 @@
 import type { Tenant } from "@/lib/tenants";
-import type { Contract } from "./contract";
+import type { Contract } from "@/lib/contracts/contract";
 
 /** Session response headers the public API's browser clients read (Hanko's SDK). */
 const SESSION_EXPOSED = ["X-Auth-Token", "X-Session-Lifetime", "X-Session-Retention"];

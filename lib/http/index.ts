@@ -1,4 +1,4 @@
-export { defineContract, SURFACES, type Contract, type Surface } from "./contract";
+export { defineContract, SURFACES, type Contract, type Surface } from "@/lib/contracts/contract";
 export { checkFormFields, preflight, route, type RouteInput } from "./route";
 export { authenticate } from "./auth";
 export { MAX_BODY_BYTES, readFormBody } from "./body";

@@ -1,6 +1,6 @@
 import { answerOpenid, continueInteraction, decideConsent } from "@/lib/openid";
 import { findTenant } from "@/lib/tenants";
-import { requestContext } from "./request-context";
+import { requestContext } from "@/lib/request/context";
 import { withClearedSessionCookie } from "./session-headers";
 
 type Context = { params: Promise<Record<string, string | string[] | undefined>> };

@@ -7,7 +7,7 @@ import { revokeApiKey, listApiKeys } from "@/lib/api-keys";
 import { TenantIdParam } from "@/lib/contracts/schemas";
 import type { Tenant } from "@/lib/tenants";
 import { createPublicTenant, createUserWithEmail, sessionFor } from "@/tests/helpers/public-api";
-import { defineContract, type SessionOption, type Surface } from "./contract";
+import { defineContract, type SessionOption, type Surface } from "@/lib/contracts/contract";
 import { MAX_BODY_BYTES } from "./body";
 import { route } from "./route";
 

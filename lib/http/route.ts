@@ -16,10 +16,10 @@ import {
 } from "@/lib/rate-limit";
 import { authenticate } from "./auth";
 import { readJsonBody } from "./body";
-import type { Contract, SessionOption } from "./contract";
+import type { Contract, SessionOption } from "@/lib/contracts/contract";
 import { allowedOrigin, applyCors, preflightResponse } from "./cors";
 import { presentError, toAppError } from "./presenters";
-import { requestContext, type RequestContext } from "./request-context";
+import { requestContext, type RequestContext } from "@/lib/request/context";
 
 type Infer<T, Fallback> = T extends z.ZodType ? z.output<T> : Fallback;
 

@@ -4,7 +4,6 @@ import type { IdentityRow } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
 import { lockUser } from "@/lib/users";
-import { emitWebhookEvent, userEventData } from "@/lib/webhooks";
 import {
   deleteIdentityRow,
   deleteProviderIdentityRows,
@@ -20,9 +19,10 @@ export async function listIdentities(tenantId: string, userId: string): Promise<
 
 /**
  * Removes one of the user's identities (profile flow, admin API), under the user's lock; IDENTITY_NOT_FOUND
- * for another user's or an unknown id. Records `identity.deleted`.
+ * for another user's or an unknown id. Records `identity.deleted` (lib/accounts `removeIdentity` adds the
+ * webhook event).
  */
-export async function removeIdentity(
+export async function detachIdentity(
   tenant: Tenant,
   userId: string,
   identityId: string,
@@ -37,7 +37,6 @@ export async function removeIdentity(
       type: "identity.deleted",
       details: { identity_id: row.id, kind: row.kind, provider: row.providerId },
     });
-    await emitWebhookEvent(tenant.id, "user.update", () => userEventData(tenant.id, userId));
     return row;
   });
 }

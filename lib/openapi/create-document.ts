@@ -1,6 +1,6 @@
 import { createDocument, type ZodOpenApiObject, type ZodOpenApiOperationObject } from "zod-openapi";
 import { getConfig } from "@/lib/config";
-import type { AuthRequirement, Surface } from "@/lib/http/contract";
+import type { AuthRequirement, Surface } from "@/lib/contracts/contract";
 import { SURFACE_DOCUMENTS } from "./surfaces";
 
 const SECURITY_SCHEMES = {

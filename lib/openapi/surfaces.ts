@@ -6,7 +6,7 @@ import * as health from "@/lib/contracts/health";
 import { PUBLIC_CONTRACTS } from "@/lib/contracts/public";
 import { SPEC_ALIASES } from "@/lib/contracts/passkey/aliases";
 import * as passkey from "@/lib/contracts/passkey/routes";
-import type { Contract, Surface } from "@/lib/http/contract";
+import type { Contract, Surface } from "@/lib/contracts/contract";
 
 export interface SurfaceDocument {
   title: string;

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { getConfig } from "@/lib/config";
 import { executor, transaction } from "@/lib/db";
 import { tenants } from "@/lib/db/schema";
-import { DEFAULT_SETTINGS } from "@/lib/tenants/defaults";
+import { DEFAULT_SETTINGS } from "@/lib/settings/defaults";
 import { applySettingsPatch } from "@/lib/tenants/settings";
 import { createSigningKey } from "@/lib/tenants/signing-keys/create-signing-key";
 import { toTenant, type Tenant } from "@/lib/tenants/tenant";

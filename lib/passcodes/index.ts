@@ -1,17 +1,23 @@
+// lib/passcodes owns the one-time codes mailed to an address: storing (attempts carry over, single use),
+// mailing and checking them. The Public API's passcode login that uses them is lib/accounts.
 export {
-  initializePasscode,
+  mailCode,
+  passcodeInfo,
   sendCode,
-  sendPasscode,
+  storeCode,
   type CodeTarget,
-  type InitializePasscodeInput,
   type PasscodeInfo,
 } from "./initialize";
 export {
   checkPasscode,
-  finalizePasscode,
+  lockCode,
+  passcodeOwner,
+  unusableReason,
+  useCode,
   type CheckedPasscode,
-  type FinalizePasscodeInput,
-  type FinalizedPasscode,
+  type CodeInput,
 } from "./finalize";
-export { MAX_FAILED_ATTEMPTS } from "./code";
+export { generateCode, MAX_FAILED_ATTEMPTS } from "./code";
+export { passcodeErrors } from "./errors";
+export { requesterOf } from "./requester";
 export { detachPasscodes } from "./store";

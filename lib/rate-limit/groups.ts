@@ -1,5 +1,5 @@
 import type { PlatformSettings, Tenant } from "@/lib/tenants";
-import { DEFAULT_PLATFORM_SETTINGS } from "@/lib/tenants/defaults";
+import { DEFAULT_PLATFORM_SETTINGS } from "@/lib/settings/defaults";
 
 export type GroupLimit = PlatformSettings["rateLimits"][string];
 

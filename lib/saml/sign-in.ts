@@ -10,7 +10,7 @@ import {
   isAllowedRedirect,
   withQuery,
 } from "@/lib/thirdparty";
-import { signInWithIdentity } from "@/lib/identities";
+import { signInWithIdentity } from "@/lib/accounts";
 import { mintOneTimeToken } from "@/lib/one-time-tokens";
 import type { Tenant } from "@/lib/tenants";
 import { parseXml } from "./metadata";

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { queryAuditLogs } from "@/lib/audit";
-import { createAdminUser, upsertExternalUser } from "@/lib/users";
+import { queryAuditLogs } from "@/lib/audit-logs";
+import { upsertExternalUser } from "@/lib/users";
+import { createAdminUser } from "@/lib/accounts";
 import { createTestTenant } from "@/tests/helpers/tenants";
 import { impersonateUser, listSessionsOfUser, revokeAllSessionsOfUser, validateSessionToken } from ".";
 

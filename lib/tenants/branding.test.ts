@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "@/lib/errors";
 import { createTenant, getTenant, updateTenant } from ".";
-import { DEFAULT_BRANDING } from "./defaults";
+import { DEFAULT_BRANDING } from "@/lib/settings/defaults";
 import { mergeSettings } from "./merge-settings";
-import { BrandingSettings, HexColor, LogoUrl } from "./schemas";
+import { BrandingSettings, HexColor, LogoUrl } from "@/lib/settings/schemas";
 
 describe("tenant branding", () => {
   it("defaults to Sesame's colours, no display name and no logo", async () => {

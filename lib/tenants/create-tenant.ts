@@ -1,7 +1,7 @@
 import { getConfig } from "@/lib/config";
 import { transaction } from "@/lib/db";
-import { DEFAULT_SETTINGS } from "./defaults";
-import { CreateTenantInput } from "./schemas";
+import { DEFAULT_SETTINGS } from "@/lib/settings/defaults";
+import { CreateTenantInput } from "@/lib/settings/schemas";
 import { applySettingsPatch } from "./settings";
 import { createSigningKey } from "./signing-keys/create-signing-key";
 import { insertTenant } from "./store";

@@ -2,7 +2,6 @@ export { createTenant } from "./create-tenant";
 export { getTenant } from "./get-tenant";
 export { findTenant } from "./store";
 export { listTenants } from "./list-tenants";
-export { provisionTenant, type ProvisionedTenant } from "./provision-tenant";
 export { updateTenant } from "./update-tenant";
 export {
   BrandingSettings,
@@ -15,7 +14,7 @@ export {
   TenantSettings,
   UpdateTenantInput,
   WebauthnPolicy,
-} from "./schemas";
+} from "@/lib/settings/schemas";
 export { UUID_PATTERN, type Tenant } from "./tenant";
 export { getJwks, rotateSigningKey, signToken, type SignTokenOptions } from "./signing-keys";
 export { listSigningKeys, type SigningKeyInfo } from "./signing-keys";

@@ -3,9 +3,9 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { AppError } from "@/lib/errors";
 import { createTenant, updateTenant } from ".";
-import { DEFAULT_PLATFORM_SETTINGS, DEFAULT_SETTINGS } from "./defaults";
+import { DEFAULT_PLATFORM_SETTINGS, DEFAULT_SETTINGS } from "@/lib/settings/defaults";
 import { mergeSettings } from "./merge-settings";
-import { SettingsPatch, SettingsSections, UpdateTenantInput } from "./schemas";
+import { SettingsPatch, SettingsSections, UpdateTenantInput } from "@/lib/settings/schemas";
 import { applySettingsPatch } from "./settings";
 
 describe("tenant settings defaults", () => {
@@ -18,7 +18,7 @@ describe("tenant settings defaults", () => {
   );
 
   it("imports nothing but types, so client components can read the defaults", () => {
-    const source = fs.readFileSync(path.join(import.meta.dirname, "defaults.ts"), "utf8");
+    const source = fs.readFileSync(path.join(import.meta.dirname, "../settings/defaults.ts"), "utf8");
     const imports = source.match(/^import .*$/gm) ?? [];
     expect(imports.length).toBeGreaterThan(0);
     expect(imports.every((line) => line.startsWith("import type "))).toBe(true);

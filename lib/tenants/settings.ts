@@ -1,6 +1,6 @@
-import { DEFAULT_SETTINGS } from "./defaults";
+import { DEFAULT_SETTINGS } from "@/lib/settings/defaults";
 import { mergeSettings } from "./merge-settings";
-import { SettingsSections, type SettingsPatch } from "./schemas";
+import { SettingsSections, type SettingsPatch } from "@/lib/settings/schemas";
 import { parseSettings } from "./validate-settings";
 
 const SECTIONS = Object.keys(SettingsSections.shape) as (keyof SettingsSections)[];

@@ -5,7 +5,7 @@ import type {
   PlatformSettings,
   UafSettings,
   WebauthnPolicy,
-} from "./schemas";
+} from "@/lib/settings/schemas";
 import { completeSettings } from "./settings";
 
 /** A tenant as the domain sees it. */

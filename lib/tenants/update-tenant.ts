@@ -1,6 +1,6 @@
 import { NotFound } from "@/lib/errors";
 import { transaction } from "@/lib/db";
-import { UpdateTenantInput } from "./schemas";
+import { UpdateTenantInput } from "@/lib/settings/schemas";
 import { findTenant, updateTenantRow } from "./store";
 import { applySettingsPatch } from "./settings";
 import type { Tenant } from "./tenant";

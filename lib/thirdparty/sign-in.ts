@@ -2,7 +2,7 @@ import * as oidc from "openid-client";
 import { failureDetails, recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { constantTimeEqual, randomToken, seal, sha256Hex, unseal } from "@/lib/crypto";
 import { AppError } from "@/lib/errors";
-import { linkIdentity, signInWithIdentity, type AssertedIdentity } from "@/lib/identities";
+import { linkIdentity, signInWithIdentity, type AssertedIdentity } from "@/lib/accounts";
 import { mintOneTimeToken } from "@/lib/one-time-tokens";
 import type { Tenant } from "@/lib/tenants";
 import { keepJwks, providerClient, type ProviderClient } from "./client";

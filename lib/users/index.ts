@@ -1,3 +1,5 @@
+// lib/users owns the `users` table, the user lock and the lookups of a user. What spans owners (sign-up,
+// the admin and public views of a user, deletion) lives above, in lib/accounts.
 export {
   countUsersByTenant,
   findUser,
@@ -9,24 +11,20 @@ export {
 } from "./store";
 export type { User } from "./user";
 export { requirePlatformUser } from "./platform-user";
-export { deleteAccount, getProfile, type UserProfile } from "./profile";
+export { findUserByUsername, USERNAME_PATTERN } from "./lookup";
 export {
-  deleteUser,
-  getUserWithCredentials,
-  lookupUser,
-  type UserInfo,
-  type UserWithCredentials,
-} from "./public-user";
-// signUp lives in ./sign-up (it issues sessions, and lib/sessions imports this module).
-export { getAdminUser, type AdminUser } from "./admin-user";
+  changeUsername,
+  ensureUsernames,
+  InvalidUsername,
+  isUniqueViolation,
+  normalizeUsername,
+  UsernameTaken,
+} from "./username";
 export {
-  createAdminUser,
-  deleteAdminUser,
-  listAdminUsers,
-  updateAdminUser,
-  type AdminUserChanges,
-  type AdminUserListQuery,
-  type AdminUserPage,
-  type NewUserEmail,
-  type NewUserInput,
-} from "./admin-users";
+  changePlatformUser,
+  createPlatformUser,
+  createUserAsAdmin,
+  pagePlatformUsers,
+  removeUser,
+} from "./users";
+export type { NewAdminUser, PlatformUserFilter, UserCondition, UserProfileChanges } from "./store";

@@ -1,8 +1,7 @@
-import { and, asc, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
-import { executor } from "@/lib/db";
-import { hasPasskeyCondition } from "@/lib/credentials/has-passkey";
-import { emails, users } from "@/lib/db/schema";
-import { hasPasswordCondition } from "@/lib/passwords/has-password";
+import { and, asc, desc, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import { executor, likePattern } from "@/lib/db";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import { users } from "@/lib/db/schema";
 import { UUID_PATTERN } from "@/lib/tenants/tenant";
 import { toUser, type User } from "./user";
 
@@ -114,46 +113,32 @@ export async function insertAdminUser(tenantId: string, input: NewAdminUser): Pr
   return row ? toUser(row) : undefined;
 }
 
+/** A condition on a user's id, built by the owner of another table (an `exists` over its rows). */
+export type UserCondition = (userId: AnyPgColumn) => SQL;
+
 /** Which platform users a page of the admin list shows. */
 export interface PlatformUserFilter {
   userIds?: string[];
-  /** Part of an address (lower-case); with `username` too, either may match (Hanko's rule). */
-  email?: string;
-  /** Part of a username (lower-case). */
+  /** Part of a username (lower-case); with `address` too, either may match (Hanko's rule). */
   username?: string;
-  /** With (true) or without (false) a passkey (a WebAuthn credential that is not MFA-only); the console's filter. */
-  passkey?: boolean;
-  /** With (true) or without (false) a password; the console's filter. */
-  password?: boolean;
+  /** The user holds a matching address (the condition comes from lib/emails). */
+  address?: UserCondition;
+  /** Further conditions every listed user meets (a passkey, a password: from their owners). */
+  conditions?: UserCondition[];
 }
-
-const likePattern = (fragment: string) => `%${fragment.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 function platformUserConditions(tenantId: string, filter: PlatformUserFilter) {
   const conditions = [eq(users.tenantId, tenantId), isNull(users.externalId)];
   if (filter.userIds && filter.userIds.length > 0) conditions.push(inArray(users.id, filter.userIds));
-  // Address search reads the emails table (owned by lib/emails) in SQL: the page and the count must be
-  // filtered by the database, not after it.
-  const byEmail =
-    filter.email === undefined
-      ? undefined
-      : sql`exists (select 1 from ${emails} where ${emails.userId} = ${users.id} and ${emails.tenantId} = ${tenantId} and ${emails.address} like ${likePattern(filter.email)})`;
+  // Filtered by the database so the page and the count agree.
+  const byAddress = filter.address?.(users.id);
   const byUsername =
     filter.username === undefined
       ? undefined
       : sql`lower(${users.username}) like ${likePattern(filter.username)}`;
-  const search = byEmail && byUsername ? or(byEmail, byUsername) : (byEmail ?? byUsername);
+  const search = byAddress && byUsername ? or(byAddress, byUsername) : (byAddress ?? byUsername);
   if (search) conditions.push(search);
-  // Filtered by the database so the page and the count agree; the conditions come from the owners of
-  // the credential and password tables.
-  if (filter.passkey !== undefined) {
-    const passkey = hasPasskeyCondition(tenantId, users.id);
-    conditions.push(filter.passkey ? passkey : sql`not ${passkey}`);
-  }
-  if (filter.password !== undefined) {
-    const password = hasPasswordCondition(users.id);
-    conditions.push(filter.password ? password : sql`not ${password}`);
-  }
+  for (const condition of filter.conditions ?? []) conditions.push(condition(users.id));
   return and(...conditions);
 }
 
@@ -214,4 +199,36 @@ export async function countUsersByTenant(tenantIds: string[]): Promise<Map<strin
     .where(inArray(users.tenantId, tenantIds))
     .groupBy(users.tenantId);
   return new Map(rows.map((row) => [row.tenantId, Number(row.count)]));
+}
+
+/** Writes a platform user's username (`null` removes it); the unique index on usernames may refuse. */
+export async function updatePlatformUsername(
+  tenantId: string,
+  userId: string,
+  username: string | null,
+): Promise<User | undefined> {
+  const db = await executor();
+  const [row] = await db
+    .update(users)
+    .set({ username, updatedAt: sql`now()` })
+    .where(and(eq(users.tenantId, tenantId), eq(users.id, userId), isNull(users.externalId)))
+    .returning();
+  return row ? toUser(row) : undefined;
+}
+
+/** The platform user (no external id) with this username, compared case-insensitively. */
+export async function selectUserByUsername(tenantId: string, username: string): Promise<User | undefined> {
+  const db = await executor();
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(
+      and(
+        eq(users.tenantId, tenantId),
+        isNull(users.externalId),
+        sql`lower(${users.username}) = lower(${username})`,
+      ),
+    )
+    .limit(1);
+  return row ? toUser(row) : undefined;
 }

@@ -10,7 +10,7 @@ export {
   type WebhookEvent,
 } from "./events";
 export { emitWebhookEvent } from "./emit";
-export { sessionEventData, userEventData, userWebhookData } from "./user-data";
+export { sessionEventData } from "./session-data";
 export {
   CreateWebhookInput,
   callbackOrigin,

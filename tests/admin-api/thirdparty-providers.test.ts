@@ -6,7 +6,8 @@ import * as item from "@/app/(admin-api)/t/[tenantId]/admin/thirdparty/providers
 import * as config from "@/app/(public-api)/t/[tenantId]/.well-known/config/route";
 import { executor } from "@/lib/db";
 import { thirdPartyProviders } from "@/lib/db/schema";
-import { listIdentities, signInWithIdentity } from "@/lib/identities";
+import { listIdentities } from "@/lib/identities";
+import { signInWithIdentity } from "@/lib/accounts";
 import { configureWebhooks } from "@/lib/webhooks";
 import { adminCall } from "@/tests/helpers/admin-api";
 import { call } from "@/tests/helpers/http";

@@ -13,7 +13,8 @@ import { listAuditEvents } from "@/lib/audit";
 import type { WebhookDelivery } from "@/lib/contracts/admin";
 import { executor, transaction } from "@/lib/db";
 import { webhookAttempts, webhookDeliveries, webhookEvents, webhooks } from "@/lib/db/schema";
-import { getJwks, type ProvisionedTenant } from "@/lib/tenants";
+import { getJwks } from "@/lib/tenants";
+import { type ProvisionedTenant } from "@/lib/accounts";
 import {
   configureWebhooks,
   createWebhookWorker,

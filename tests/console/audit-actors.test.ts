@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as exportCsv } from "@/app/(console)/console/(signed-in)/tenants/[tenantId]/audit/export/route";
 import { createKey } from "@/app/(console)/console/(signed-in)/tenants/[tenantId]/keys/actions";
-import { queryAuditLogs } from "@/lib/audit";
+import { queryAuditLogs } from "@/lib/audit-logs";
 import { nameOperators } from "@/lib/console/audit-actors";
 import { removeOperator } from "@/lib/operators";
 import { consoleSession, signInOperator } from "@/tests/helpers/console";

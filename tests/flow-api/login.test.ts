@@ -14,9 +14,10 @@ import {
 import { executor } from "@/lib/db";
 import { emails, flows, passwords, sessions, users, webauthnCredentials } from "@/lib/db/schema";
 import type { FlowResponse } from "@/lib/flows";
-import { MAX_FAILED_ATTEMPTS, setPassword } from "@/lib/passwords";
+import { MAX_FAILED_ATTEMPTS } from "@/lib/passwords";
+import { setPassword } from "@/lib/accounts";
 import type { Tenant } from "@/lib/tenants";
-import type { UpdateTenantInput } from "@/lib/tenants/schemas";
+import type { UpdateTenantInput } from "@/lib/settings/schemas";
 import { findUser, insertUser, type User } from "@/lib/users";
 import { call } from "../helpers/http";
 import {

@@ -5,7 +5,7 @@ import { listAuditEvents } from "@/lib/audit";
 import type { FlowResponse } from "@/lib/flows";
 import { patchMetadata, readUserMetadata } from "@/lib/metadata";
 import type { Tenant } from "@/lib/tenants";
-import { createAdminUser } from "@/lib/users";
+import { createAdminUser } from "@/lib/accounts";
 import { act, expectFlowError, expectState, startFlow } from "../helpers/flows";
 import { TEST_CONTEXT, createPublicTenant, publicCall, sessionFor } from "../helpers/public-api";
 

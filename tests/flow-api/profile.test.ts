@@ -9,7 +9,7 @@ import { executor } from "@/lib/db";
 import { emails, otpSecrets, passwords, sessions, users, webauthnCredentials } from "@/lib/db/schema";
 import type { FlowResponse } from "@/lib/flows";
 import type { Tenant } from "@/lib/tenants";
-import type { UpdateTenantInput } from "@/lib/tenants/schemas";
+import type { UpdateTenantInput } from "@/lib/settings/schemas";
 import { findUser, insertUser, type User } from "@/lib/users";
 import { act, expectFlowError, expectState, flowIdOf, flowRow, postHref, startFlow } from "../helpers/flows";
 import {

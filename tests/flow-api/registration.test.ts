@@ -9,7 +9,7 @@ import { emails, passwords, users, webauthnChallenges, webauthnCredentials } fro
 import type { FlowResponse } from "@/lib/flows";
 import { verifyPassword } from "@/lib/passwords/hashing";
 import type { Tenant } from "@/lib/tenants";
-import type { UpdateTenantInput } from "@/lib/tenants/schemas";
+import type { UpdateTenantInput } from "@/lib/settings/schemas";
 import {
   act,
   expectFlowError,

@@ -4,7 +4,7 @@ import { listAuditEvents } from "@/lib/audit";
 import { executor } from "@/lib/db";
 import { emails, type AuditLogRow } from "@/lib/db/schema";
 import { updateTenant, type Tenant } from "@/lib/tenants";
-import type { UpdateTenantInput } from "@/lib/tenants/schemas";
+import type { UpdateTenantInput } from "@/lib/settings/schemas";
 import { insertUser, type User } from "@/lib/users";
 import { adminCall } from "./admin-api";
 import { createTestTenant } from "./tenants";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { RegistrationResponseJSON } from "@simplewebauthn/server";
 import { expect } from "vitest";
-import type { CreateTenantInput } from "@/lib/tenants/schemas";
+import type { CreateTenantInput } from "@/lib/settings/schemas";
 import { passkeyRequest } from "./passkey-api";
 import { WebAuthnSoftwareAuthenticator, type RegistrationOverrides } from "./webauthn-software-authenticator";
 import { createTestTenant } from "./tenants";

@@ -7,7 +7,7 @@ import { emails } from "@/lib/db/schema";
 import { configureMail } from "@/lib/mail";
 import { issueSession, type AuthMethod } from "@/lib/sessions";
 import { updateTenant, type Tenant } from "@/lib/tenants";
-import type { UpdateTenantInput } from "@/lib/tenants/schemas";
+import type { UpdateTenantInput } from "@/lib/settings/schemas";
 import { upsertExternalUser, type User } from "@/lib/users";
 import { call } from "./http";
 import { createTestTenant } from "./tenants";

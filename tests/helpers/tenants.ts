@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { provisionTenant, type ProvisionedTenant } from "@/lib/tenants";
-import type { CreateTenantInput } from "@/lib/tenants/schemas";
+import { provisionTenant, type ProvisionedTenant } from "@/lib/accounts";
+import type { CreateTenantInput } from "@/lib/settings/schemas";
 
 /** A fresh tenant with one key per scope; tests share a database, so every test makes its own. */
 export function createTestTenant(overrides: Partial<CreateTenantInput> = {}): Promise<ProvisionedTenant> {

@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { PUBLIC_CONTRACTS } from "@/lib/contracts/public";
 import { getConfig } from "@/lib/config";
-import type { Contract } from "@/lib/http/contract";
+import type { Contract } from "@/lib/contracts/contract";
 import { updateTenant } from "@/lib/tenants";
 import { ORIGIN, createPublicTenant, publicCall } from "../helpers/public-api";
 import { servedRoutes } from "../helpers/routes";

@@ -6,7 +6,7 @@ import * as password from "@/app/(public-api)/t/[tenantId]/password/route";
 import { executor } from "@/lib/db";
 import { passwords, sessions } from "@/lib/db/schema";
 import type { Tenant } from "@/lib/tenants";
-import type { UpdateTenantInput } from "@/lib/tenants/schemas";
+import type { UpdateTenantInput } from "@/lib/settings/schemas";
 import { auditEvents } from "../helpers/passkey-security";
 import {
   ORIGIN,

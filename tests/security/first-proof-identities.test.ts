@@ -8,7 +8,7 @@ import * as finalizeRoute from "@/app/(public-api)/t/[tenantId]/passcode/login/f
 import * as initializeRoute from "@/app/(public-api)/t/[tenantId]/passcode/login/initialize/route";
 import * as tokenRoute from "@/app/(public-api)/t/[tenantId]/token/route";
 import * as usersRoute from "@/app/(public-api)/t/[tenantId]/users/route";
-import { queryAuditLogs } from "@/lib/audit";
+import { queryAuditLogs } from "@/lib/audit-logs";
 import { executor } from "@/lib/db";
 import { identities } from "@/lib/db/schema";
 import type { FlowResponse } from "@/lib/flows";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as passwordRoute from "@/app/(public-api)/t/[tenantId]/password/route";
 import * as validateRoute from "@/app/(public-api)/t/[tenantId]/sessions/validate/route";
-import { setPassword } from "@/lib/passwords";
+import { setPassword } from "@/lib/accounts";
 import type { Tenant } from "@/lib/tenants";
 import { act, expectState } from "../helpers/flows";
 import { forgotPassword } from "../helpers/login";

@@ -13,7 +13,7 @@ import { executor } from "@/lib/db";
 import { otpSecrets, passcodes, passwords, sessions } from "@/lib/db/schema";
 import { MAX_OTP_FAILURES } from "@/lib/mfa";
 import { listOutbox } from "@/lib/mail";
-import { setPassword } from "@/lib/passwords";
+import { setPassword } from "@/lib/accounts";
 import { updateTenant, type Tenant } from "@/lib/tenants";
 import type { User } from "@/lib/users";
 import { act, expectFlowError, expectState } from "../helpers/flows";

@@ -4,7 +4,7 @@ import type { RegistrationResponseJSON } from "@simplewebauthn/server";
 import { headers } from "next/headers";
 import { z } from "zod";
 import { actionError, type ActionResult } from "@/lib/console/guard";
-import { requestContext } from "@/lib/http/request-context";
+import { requestContext } from "@/lib/request/context";
 import { beginEnrolment, beginSignIn, describeEnrolment, finishEnrolment } from "@/lib/operators";
 
 /**

@@ -5,12 +5,13 @@ import type {
 } from "@simplewebauthn/server";
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { selectUserCredentials } from "@/lib/credentials";
+import { selectUserEmails } from "@/lib/emails";
 import { transaction } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { issueSession, type IssuedSession } from "@/lib/sessions";
 import { consumeRateLimit } from "@/lib/rate-limit";
 import type { Tenant } from "@/lib/tenants";
-import { findUser, getProfile, type User } from "@/lib/users";
+import { findUser, type User } from "@/lib/users";
 import { finalizeAssertion, issueAssertionOptions } from "./assertion";
 import { auditPrefix } from "./policy";
 import {
@@ -28,7 +29,7 @@ export interface PublicCeremonyResult {
 
 /** The name an authenticator shows for the user: the username, else the primary email, else the id. */
 async function displayNames(tenant: Tenant, user: User): Promise<{ userName: string; displayName: string }> {
-  const { emails } = await getProfile(tenant, user);
+  const emails = await selectUserEmails(tenant.id, user.id);
   const email = emails.find((entry) => entry.isPrimary) ?? emails[0];
   const userName = user.username || email?.address || user.id;
   return { userName, displayName: user.displayName?.trim() || userName };

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { NO_SOURCE_IP, type AuditLogEntry } from "@/lib/audit";
-import { defineContract } from "@/lib/http/contract";
+import { NO_SOURCE_IP, type AuditLogEntry } from "@/lib/audit-logs";
+import { defineContract } from "@/lib/contracts/contract";
 import { TenantIdParam, platformErrors } from "../schemas";
 
 export const AuditLog = z

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineContract } from "@/lib/http/contract";
+import { defineContract } from "@/lib/contracts/contract";
 import { AdminWebauthnCredential } from "../credentials";
 import { CredentialIdParam } from "../passkey/schemas";
 import { TenantIdParam, platformErrors } from "../schemas";

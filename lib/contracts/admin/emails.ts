@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { EmailRow } from "@/lib/db/schema";
 import { EmailAddress } from "@/lib/emails/address";
-import { defineContract } from "@/lib/http/contract";
+import { defineContract } from "@/lib/contracts/contract";
 import { PlatformError, TenantIdParam, platformErrors } from "../schemas";
 import { UserIdParam } from "./params";
 

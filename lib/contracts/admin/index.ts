@@ -1,4 +1,4 @@
-import type { Contract } from "@/lib/http/contract";
+import type { Contract } from "@/lib/contracts/contract";
 import * as auditLogs from "./audit-logs";
 import * as credentials from "./credentials";
 import * as emails from "./emails";

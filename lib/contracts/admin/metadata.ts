@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineContract } from "@/lib/http/contract";
+import { defineContract } from "@/lib/contracts/contract";
 import type { UserMetadata } from "@/lib/metadata";
 import { TenantIdParam, platformErrors } from "../schemas";
 import { UserIdParam } from "./params";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { OtpSecretRow } from "@/lib/db/schema";
-import { defineContract } from "@/lib/http/contract";
+import { defineContract } from "@/lib/contracts/contract";
 import { TenantIdParam, platformErrors } from "../schemas";
 import { UserIdParam } from "./params";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { PasswordRow } from "@/lib/db/schema";
-import { defineContract } from "@/lib/http/contract";
+import { defineContract } from "@/lib/contracts/contract";
 import { PlatformError, TenantIdParam, platformErrors } from "../schemas";
 import { UserIdParam } from "./params";
 

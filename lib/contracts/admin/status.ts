@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineContract } from "@/lib/http/contract";
+import { defineContract } from "@/lib/contracts/contract";
 import { TenantIdParam, platformErrors } from "../schemas";
 
 export const status = defineContract({

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ThirdPartyProviderRow } from "@/lib/db/schema";
-import { defineContract } from "@/lib/http/contract";
+import { defineContract } from "@/lib/contracts/contract";
 import {
   PROVIDER_KINDS,
   callbackUrl,

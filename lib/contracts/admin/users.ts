@@ -1,8 +1,11 @@
 import { z } from "zod";
 import { WebauthnCredential, credentialWire } from "@/lib/contracts/credentials";
 import { EmailAddress } from "@/lib/emails/address";
-import { defineContract } from "@/lib/http/contract";
-import type { AdminUser } from "@/lib/users";
+import { defineContract } from "@/lib/contracts/contract";
+import type { Credential } from "@/lib/credentials";
+import type { EmailRow, IdentityRow } from "@/lib/db/schema";
+import type { UserMetadata } from "@/lib/metadata";
+import type { User } from "@/lib/users";
 import { TenantIdParam, platformErrors } from "../schemas";
 import { AdminEmail, adminEmailWire } from "./emails";
 import { UUID, UserIdParam } from "./params";
@@ -72,6 +75,22 @@ export const AdminUserSchema = z
   .meta({ id: "AdminUser" });
 
 const nonEmpty = <T>(items: T[]): T[] | undefined => (items.length > 0 ? items : undefined);
+/**
+ * Everything Hanko's admin `User` shows (built by lib/accounts `getAdminUser`) of a platform user: the user row (username and profile claims),
+ * addresses, WebAuthn credentials, when the password and the authenticator app were set up, metadata,
+ * identities at third-party and SAML providers.
+ * The password and the OTP secret have no id of their own in Sesame: theirs is the user's id.
+ */
+export interface AdminUser {
+  user: User;
+  emails: EmailRow[];
+  credentials: Credential[];
+  password: { id: string; createdAt: Date; updatedAt: Date } | undefined;
+  otp: { id: string; createdAt: Date } | undefined;
+  metadata: UserMetadata;
+  identities: IdentityRow[];
+}
+
 const omitUndefined = <T extends Record<string, unknown>>(value: T): T =>
   Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== null)) as T;
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { WebhookAttemptRow, WebhookRow } from "@/lib/db/schema";
-import { defineContract } from "@/lib/http/contract";
+import { defineContract } from "@/lib/contracts/contract";
 import { SUBSCRIBABLE_EVENTS } from "@/lib/webhooks/events";
 import type { DeliveryInfo } from "@/lib/webhooks";
 import { TenantIdParam, platformErrors } from "../schemas";

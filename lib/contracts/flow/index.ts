@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { FLOW_NAMES, type FlowName } from "@/lib/db/schema";
-import { defineContract, type Contract } from "@/lib/http/contract";
+import { defineContract, type Contract } from "@/lib/contracts/contract";
 import { TenantIdParam } from "../schemas";
 
 const FlowInput = z

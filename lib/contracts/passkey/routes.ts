@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { AuthenticationResponse, RegistrationResponse } from "@/lib/ceremonies/webauthn/responses";
-import { defineContract } from "@/lib/http/contract";
+import { defineContract } from "@/lib/contracts/contract";
 import { TenantIdParam } from "../schemas";
 import {
   CreationOptions,

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import type { EmailRow } from "@/lib/db/schema";
-import type { CreatedEmail } from "@/lib/emails";
+import type { CreatedEmail } from "@/lib/accounts";
 import { EmailAddress } from "@/lib/emails/address";
-import { defineContract } from "@/lib/http/contract";
+import { defineContract } from "@/lib/contracts/contract";
 import { PlatformError, platformErrors } from "../schemas";
 import { jsonResponse, publicRoute, tenantParams } from "./common";
 import { Passcode, passcodeWire } from "./passcodes";

@@ -1,4 +1,4 @@
-import type { Contract } from "@/lib/http/contract";
+import type { Contract } from "@/lib/contracts/contract";
 import * as emails from "./emails";
 import * as passcodes from "./passcodes";
 import * as passwords from "./passwords";

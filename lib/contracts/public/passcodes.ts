@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineContract } from "@/lib/http/contract";
+import { defineContract } from "@/lib/contracts/contract";
 import type { PasscodeInfo } from "@/lib/passcodes";
 import { PlatformError, platformErrors } from "../schemas";
 import { jsonResponse, publicRoute } from "./common";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineContract } from "@/lib/http/contract";
+import { defineContract } from "@/lib/contracts/contract";
 import { platformErrors } from "../schemas";
 import { jsonResponse, publicRoute } from "./common";
 

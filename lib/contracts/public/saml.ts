@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { SamlIdentityProviderRow } from "@/lib/db/schema";
-import { defineContract } from "@/lib/http/contract";
+import { defineContract } from "@/lib/contracts/contract";
 import { platformErrors } from "../schemas";
 import { jsonResponse, tenantParams } from "./common";
 

@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { defineContract } from "@/lib/http/contract";
+import { defineContract } from "@/lib/contracts/contract";
 import type { SessionClaims, SessionValidation as Validation } from "@/lib/sessions";
-import type { User, UserProfile } from "@/lib/users";
+import type { User } from "@/lib/users";
+import type { UserProfile } from "@/lib/accounts";
 import { platformErrors } from "../schemas";
 import { jsonResponse, publicRoute } from "./common";
 import { Email, emailWire } from "./emails";

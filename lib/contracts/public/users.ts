@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { EmailAddress } from "@/lib/emails/address";
-import { defineContract } from "@/lib/http/contract";
-import type { UserWithCredentials } from "@/lib/users";
+import { defineContract } from "@/lib/contracts/contract";
+import type { UserWithCredentials } from "@/lib/accounts";
 import { WebauthnCredential, credentialWire } from "../credentials";
 import { PlatformError, platformErrors } from "../schemas";
 import { jsonResponse, publicRoute, tenantParams } from "./common";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { AuthenticationResponse, RegistrationResponse } from "@/lib/ceremonies/webauthn/responses";
-import { defineContract } from "@/lib/http/contract";
+import { defineContract } from "@/lib/contracts/contract";
 import { CreationOptions, CredentialIdParam, RequestOptions } from "../passkey/schemas";
 import { WebauthnCredential } from "../credentials";
 import { TenantIdParam, platformErrors } from "../schemas";

@@ -17,17 +17,17 @@ import {
   DEFAULT_PASSKEY_POLICY,
   DEFAULT_PLATFORM_SETTINGS,
   DEFAULT_UAF_SETTINGS,
-} from "@/lib/tenants/defaults";
+} from "@/lib/settings/defaults";
 import type {
   AuditLogSettings,
   BrandingSettings,
   PlatformSettings,
   UafSettings,
+  SigningAlgorithm,
   WebauthnPolicy,
-} from "@/lib/tenants/schemas";
+} from "@/lib/settings/schemas";
 
-export const SIGNING_ALGORITHMS = ["RS256", "ES256", "EdDSA"] as const;
-export type SigningAlgorithm = (typeof SIGNING_ALGORITHMS)[number];
+export { SIGNING_ALGORITHMS, type SigningAlgorithm } from "@/lib/settings/schemas";
 
 // The jsonb settings sections are typed, validated and defaulted in lib/tenants (schemas.ts, defaults.ts).
 export const tenants = pgTable(

@@ -11,7 +11,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
-import type { WebauthnPolicy } from "@/lib/tenants/schemas";
+import type { WebauthnPolicy } from "@/lib/settings/schemas";
 import { tenants } from "./tenants";
 import { users } from "./users";
 

@@ -6,7 +6,8 @@ import { LOGIN_EMAIL_INPUT } from "@/lib/flows/shared/inputs";
 import { passkeysUsable } from "@/lib/flows/shared/webauthn";
 import { hasPassword } from "@/lib/passwords";
 import type { User } from "@/lib/users";
-import { USERNAME_PATTERN, findUserByEmail, findUserByUsername } from "@/lib/users/lookup";
+import { USERNAME_PATTERN, findUserByUsername } from "@/lib/users/lookup";
+import { findUserByEmail } from "@/lib/accounts";
 import type { Methods, PasscodeEmail } from "./stash";
 
 /** `email` (type email), or `identifier` (an email or a username) when the tenant has usernames. */

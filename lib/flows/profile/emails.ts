@@ -1,4 +1,5 @@
-import { addEmail, verifyEmail } from "@/lib/emails";
+import { addEmail } from "@/lib/accounts";
+import { verifyEmail } from "@/lib/accounts";
 import type { FlowContext } from "@/lib/flows/definition";
 import { FlowError } from "@/lib/flows/errors";
 import type { User } from "@/lib/users";

@@ -1,6 +1,6 @@
 import type { ActionDefinition } from "@/lib/flows/definition";
 import { newPasswordErrors, newPasswordInput } from "@/lib/flows/shared/inputs";
-import { setPassword } from "@/lib/passwords";
+import { setPassword } from "@/lib/accounts";
 import { profileOf, sessionOf, when } from "./profile";
 
 /** `password_create` and `password_update`: the same step, offered when the user has none or one. */

@@ -1,6 +1,6 @@
 import type { ActionDefinition } from "@/lib/flows/definition";
 import { usernameInput } from "@/lib/flows/shared/inputs";
-import { setUsername } from "@/lib/users/username";
+import { setUsername } from "@/lib/accounts";
 import { profileOf, when } from "./profile";
 
 /** `username_create` and `username_update`: taken and malformed names are errors on the input. */

@@ -2,7 +2,7 @@ import type { FlowContext, Transition } from "@/lib/flows/definition";
 import type { LastLogin } from "@/lib/flows/payloads";
 import { signIn } from "@/lib/flows/shared/sign-in";
 import type { AuthMethod } from "@/lib/sessions";
-import { completeFlowSignUp, type FlowSignUp } from "@/lib/users/flow-sign-up";
+import { completeFlowSignUp, type FlowSignUp } from "@/lib/accounts";
 import { KEY, emailVerified, text } from "./stash";
 
 /**

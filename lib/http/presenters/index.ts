@@ -1,5 +1,5 @@
 import type { AppError } from "@/lib/errors";
-import type { Surface } from "../contract";
+import type { Surface } from "@/lib/contracts/contract";
 import { presentAuthenticatorError } from "./authenticator";
 import { presentFlowError } from "./flow";
 import { presentPasskeyError } from "./passkey";

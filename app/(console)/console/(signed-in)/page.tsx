@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { Badge, ButtonLink, Card, EmptyState, PageHeader, Table, Td } from "@/components/console/ui";
-import { overviewCounts } from "@/lib/analytics";
+import { overviewCounts } from "@/lib/console/analytics";
 import { requireOperator } from "@/lib/console/guard";
 import { checkDatabase } from "@/lib/health";
 import { canSeeTenant } from "@/lib/operators";

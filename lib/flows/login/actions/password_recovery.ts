@@ -3,7 +3,7 @@ import { FlowError } from "@/lib/flows/errors";
 import type { MfaMethod } from "@/lib/flows/payloads";
 import { newPasswordErrors, newPasswordInput } from "@/lib/flows/shared/inputs";
 import { hasSecondFactor, secondFactorsOf } from "@/lib/mfa";
-import { setPassword } from "@/lib/passwords";
+import { setPassword } from "@/lib/accounts";
 import { factorsDone } from "../factors";
 import { KEY, identifiedUser } from "../stash";
 

@@ -1,4 +1,4 @@
-import { verifyEmail } from "@/lib/emails";
+import { verifyEmail } from "@/lib/accounts";
 import { verifyPasscodeAction } from "@/lib/flows/shared/actions/verify_passcode";
 import { firstFactorDone } from "../factors";
 import { KEY, identifiedUser } from "../stash";

@@ -1,5 +1,5 @@
 import type { ActionDefinition } from "@/lib/flows/definition";
-import { deleteAccount } from "@/lib/users";
+import { deleteAccount } from "@/lib/accounts";
 import { profileOf } from "../profile";
 
 export const accountDelete: ActionDefinition = {

@@ -1,6 +1,6 @@
 import type { ActionDefinition } from "@/lib/flows/definition";
 import { FlowError } from "@/lib/flows/errors";
-import { removeIdentity } from "@/lib/identities";
+import { removeIdentity } from "@/lib/accounts";
 import { canLogInWithout, notFound, profileOf, when } from "../profile";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

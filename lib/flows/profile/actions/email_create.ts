@@ -1,4 +1,5 @@
-import { createEmail, isAddressTaken, normalizeAddress } from "@/lib/emails";
+import { isAddressTaken, normalizeAddress } from "@/lib/emails";
+import { createEmail } from "@/lib/accounts";
 import type { ActionDefinition } from "@/lib/flows/definition";
 import { EMAIL_INPUT } from "@/lib/flows/shared/inputs";
 import { setPasscodeTarget } from "@/lib/flows/shared/passcode";

@@ -1,4 +1,4 @@
-import { deleteEmail } from "@/lib/emails";
+import { deleteEmail } from "@/lib/accounts";
 import type { ActionDefinition } from "@/lib/flows/definition";
 import { EMAIL_ID_INPUT } from "../inputs";
 import { profileOf, when } from "../profile";

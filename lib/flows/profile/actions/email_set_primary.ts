@@ -1,4 +1,4 @@
-import { setPrimaryEmail } from "@/lib/emails";
+import { setPrimaryEmail } from "@/lib/accounts";
 import type { ActionDefinition } from "@/lib/flows/definition";
 import { EMAIL_ID_INPUT } from "../inputs";
 import { profileOf, when } from "../profile";

@@ -1,5 +1,5 @@
 import type { ActionDefinition } from "@/lib/flows/definition";
-import { deleteUsername } from "@/lib/users/username";
+import { deleteUsername } from "@/lib/accounts";
 import { profileOf, when } from "../profile";
 
 export const usernameDelete: ActionDefinition = {

@@ -4,7 +4,7 @@ import { FlowError } from "@/lib/flows/errors";
 import { EMAIL_INPUT, usernameInput } from "@/lib/flows/shared/inputs";
 import { setPasscodeTarget } from "@/lib/flows/shared/passcode";
 import { isAddressTaken } from "@/lib/emails";
-import { usernameTaken } from "@/lib/users/flow-sign-up";
+import { usernameTaken } from "@/lib/accounts";
 import { USERNAME_PATTERN } from "@/lib/users/lookup";
 import { credentialState } from "../credential-state";
 import { KEY, text } from "../stash";

@@ -1,6 +1,6 @@
 import type { ActionDefinition } from "@/lib/flows/definition";
 import { newPasswordErrors, newPasswordInput } from "@/lib/flows/shared/inputs";
-import { prepareSignUpPassword } from "@/lib/users/flow-sign-up";
+import { prepareSignUpPassword } from "@/lib/accounts";
 import { finish } from "../finish";
 
 export const registerPassword: ActionDefinition = {

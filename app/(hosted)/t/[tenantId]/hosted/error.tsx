@@ -3,7 +3,7 @@
 import { useSearchParams } from "next/navigation";
 import { useEffect, useState } from "react";
 import { hostedBranding } from "@/lib/hosted/branding";
-import { DEFAULT_BRANDING } from "@/lib/tenants/defaults";
+import { DEFAULT_BRANDING } from "@/lib/settings/defaults";
 import { isHostedLang, preferredLang, type HostedLang } from "@/lib/hosted/lang";
 import { messages } from "@/lib/hosted/messages";
 import { HostedShell, hostedButton } from "./_components/hosted-shell";

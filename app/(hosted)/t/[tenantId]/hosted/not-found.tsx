@@ -1,6 +1,6 @@
 import { headers } from "next/headers";
 import { hostedBranding } from "@/lib/hosted/branding";
-import { DEFAULT_BRANDING } from "@/lib/tenants/defaults";
+import { DEFAULT_BRANDING } from "@/lib/settings/defaults";
 import { preferredLang } from "@/lib/hosted/lang";
 import { messages } from "@/lib/hosted/messages";
 import { HostedShell } from "./_components/hosted-shell";

@@ -1,5 +1,5 @@
 import { createEmail, createdEmailWire, emailWire, listEmails } from "@/lib/contracts/public/emails";
-import { createEmail as addEmail, listEmails as emailsOf } from "@/lib/emails";
+import { createEmail as addEmail, listEmails as emailsOf } from "@/lib/accounts";
 import { json, preflight, route } from "@/lib/http";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
 import { deleteMe, getMe, profileWire } from "@/lib/contracts/public/sessions";
 import { json, noContent, preflight, route, withClearedSessionCookie } from "@/lib/http";
-import { deleteAccount, getProfile } from "@/lib/users";
+import { deleteAccount, getProfile } from "@/lib/accounts";
 
 export const dynamic = "force-dynamic";
 

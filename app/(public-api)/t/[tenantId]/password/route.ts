@@ -1,6 +1,6 @@
 import { changePassword, setPassword as setPasswordContract } from "@/lib/contracts/public/passwords";
 import { json, preflight, route, type RouteInput } from "@/lib/http";
-import { setPassword } from "@/lib/passwords";
+import { setPassword } from "@/lib/accounts";
 
 export const dynamic = "force-dynamic";
 

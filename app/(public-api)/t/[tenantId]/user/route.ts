@@ -1,6 +1,6 @@
 import { deleteUser, lookupUser } from "@/lib/contracts/public/users";
 import { json, noContent, preflight, route, withClearedSessionCookie } from "@/lib/http";
-import { deleteUser as deleteAccount, lookupUser as findUserOf } from "@/lib/users";
+import { deleteUser as deleteAccount, lookupUser as findUserOf } from "@/lib/accounts";
 
 export const dynamic = "force-dynamic";
 

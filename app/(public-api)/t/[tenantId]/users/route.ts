@@ -1,6 +1,6 @@
 import { signUp } from "@/lib/contracts/public/users";
 import { json, preflight, route, withSessionHeaders } from "@/lib/http";
-import { signUp as signUpUser } from "@/lib/users/sign-up";
+import { signUp as signUpUser } from "@/lib/accounts";
 
 export const dynamic = "force-dynamic";
 

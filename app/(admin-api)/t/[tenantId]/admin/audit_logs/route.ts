@@ -1,5 +1,5 @@
 import { auditLogWire, listAuditLogs, pageHeaders } from "@/lib/contracts/admin";
-import { exportAuditLogs, queryAuditLogs, type AuditLogFilter } from "@/lib/audit";
+import { exportAuditLogs, queryAuditLogs, type AuditLogFilter } from "@/lib/audit-logs";
 import { json, route } from "@/lib/http";
 import { wantsCsv } from "./presentation";
 

@@ -1,6 +1,6 @@
 import { adminUserWire, createUser, listUsers, pageHeaders } from "@/lib/contracts/admin";
 import { json, route } from "@/lib/http";
-import { createAdminUser, listAdminUsers } from "@/lib/users";
+import { createAdminUser, listAdminUsers } from "@/lib/accounts";
 
 export const dynamic = "force-dynamic";
 

@@ -2,7 +2,7 @@
 
 import { useSearchParams } from "next/navigation";
 import { hostedBranding } from "@/lib/hosted/branding";
-import { DEFAULT_BRANDING } from "@/lib/tenants/defaults";
+import { DEFAULT_BRANDING } from "@/lib/settings/defaults";
 import { isHostedLang } from "@/lib/hosted/lang";
 import { messages } from "@/lib/hosted/messages";
 import { useHostedContext } from "../_components/hosted-context";

@@ -1,5 +1,5 @@
 import { deleteEmail } from "@/lib/contracts/public/emails";
-import { deleteEmail as removeEmail } from "@/lib/emails";
+import { deleteEmail as removeEmail } from "@/lib/accounts";
 import { noContent, preflight, route } from "@/lib/http";
 
 export const dynamic = "force-dynamic";

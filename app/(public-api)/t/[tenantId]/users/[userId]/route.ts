@@ -1,6 +1,6 @@
 import { getUser, publicUserWire } from "@/lib/contracts/public/users";
 import { json, preflight, route } from "@/lib/http";
-import { getUserWithCredentials } from "@/lib/users";
+import { getUserWithCredentials } from "@/lib/accounts";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 import { adminUserWire, deleteUser, getUser, updateUser } from "@/lib/contracts/admin";
 import { json, noContent, route } from "@/lib/http";
-import { deleteAdminUser, getAdminUser, updateAdminUser } from "@/lib/users";
+import { deleteAdminUser, getAdminUser, updateAdminUser } from "@/lib/accounts";
 
 export const dynamic = "force-dynamic";
 

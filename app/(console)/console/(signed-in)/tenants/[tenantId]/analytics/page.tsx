@@ -2,7 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { AdoptionChart, BarSeriesChart, type ChartRow } from "@/components/console/charts";
 import { EmptyState, PageHeader, cx } from "@/components/console/ui";
-import { lastDays, tenantAnalytics, type Bucket } from "@/lib/analytics";
+import { type Bucket } from "@/lib/analytics";
+import { lastDays, tenantAnalytics } from "@/lib/console/analytics";
 import { requireTenant } from "@/lib/console/guard";
 
 export const metadata: Metadata = { title: "Analytics" };

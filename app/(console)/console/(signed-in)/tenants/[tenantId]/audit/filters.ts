@@ -1,4 +1,4 @@
-import type { AuditLogFilter } from "@/lib/audit";
+import type { AuditLogFilter } from "@/lib/audit-logs";
 import { AuditLogQuery } from "@/lib/contracts/admin/audit-logs";
 import { plainIssueMessage, sentence } from "@/lib/console/messages";
 import { ValidationFailed } from "@/lib/errors";

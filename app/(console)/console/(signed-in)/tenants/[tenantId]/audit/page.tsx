@@ -12,7 +12,7 @@ import {
   buttonClass,
   fieldProps,
 } from "@/components/console/ui";
-import { AUDIT_LOG_PAGE, queryAuditLogs, type AuditLogListing } from "@/lib/audit";
+import { AUDIT_LOG_PAGE, queryAuditLogs, type AuditLogListing } from "@/lib/audit-logs";
 import { auditEntryView, PRIVATE_METADATA_HIDDEN, readsPrivateMetadata } from "@/lib/console/event-data";
 import { nameOperators } from "@/lib/console/audit-actors";
 import { requireTenant } from "@/lib/console/guard";

@@ -13,7 +13,7 @@ import {
   patchMetadata,
 } from "@/lib/metadata";
 import { revokeAllSessionsOfUser, revokeSessionOfUser } from "@/lib/sessions";
-import { createAdminUser, deleteAdminUser } from "@/lib/users";
+import { createAdminUser, deleteAdminUser } from "@/lib/accounts";
 
 /**
  * The users pages' mutations. Each runs through consoleAction("write", tenantId, …): a viewer, a

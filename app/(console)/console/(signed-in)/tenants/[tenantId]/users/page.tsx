@@ -3,7 +3,7 @@ import Link from "next/link";
 import { listUsers } from "@/lib/contracts/admin";
 import { UUID } from "@/lib/contracts/admin/params";
 import { requireTenant } from "@/lib/console/guard";
-import { listAdminUsers } from "@/lib/users";
+import { listAdminUsers } from "@/lib/accounts";
 import {
   Badge,
   Button,

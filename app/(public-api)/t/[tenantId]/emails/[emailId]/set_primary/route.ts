@@ -1,5 +1,5 @@
 import { setPrimaryEmail, setPrimaryEmailPost } from "@/lib/contracts/public/emails";
-import { setPrimaryEmail as makePrimary } from "@/lib/emails";
+import { setPrimaryEmail as makePrimary } from "@/lib/accounts";
 import { noContent, preflight, route, type RouteInput } from "@/lib/http";
 
 export const dynamic = "force-dynamic";

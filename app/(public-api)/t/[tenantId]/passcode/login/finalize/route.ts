@@ -1,6 +1,6 @@
 import { passcodeFinalize, passcodeWire } from "@/lib/contracts/public/passcodes";
 import { json, preflight, route, withSessionHeaders } from "@/lib/http";
-import { finalizePasscode } from "@/lib/passcodes";
+import { finalizePasscode } from "@/lib/accounts";
 import { presentedSessionToken } from "@/lib/sessions";
 
 export const dynamic = "force-dynamic";

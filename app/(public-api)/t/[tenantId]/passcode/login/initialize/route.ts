@@ -1,6 +1,6 @@
 import { passcodeInitialize, passcodeWire } from "@/lib/contracts/public/passcodes";
 import { json, preflight, route } from "@/lib/http";
-import { initializePasscode } from "@/lib/passcodes";
+import { initializePasscode } from "@/lib/accounts";
 import { presentedSessionToken } from "@/lib/sessions";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 import { adminCreateEmail, adminEmailWire, adminListEmails } from "@/lib/contracts/admin/emails";
-import { createUserEmail, listUserEmails } from "@/lib/emails";
+import { createUserEmail, listUserEmails } from "@/lib/accounts";
 import { json, route } from "@/lib/http";
 
 export const dynamic = "force-dynamic";

@@ -6,7 +6,7 @@ import {
   adminUpdatePassword,
 } from "@/lib/contracts/admin/passwords";
 import { json, noContent, route } from "@/lib/http";
-import { deletePasswordOfUser, getPasswordOfUser, setPasswordOfUser } from "@/lib/passwords";
+import { deletePasswordOfUser, getPasswordOfUser, setPasswordOfUser } from "@/lib/accounts";
 
 export const dynamic = "force-dynamic";
 

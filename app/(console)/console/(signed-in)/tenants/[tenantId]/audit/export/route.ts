@@ -1,4 +1,4 @@
-import { exportAuditLogs } from "@/lib/audit";
+import { exportAuditLogs } from "@/lib/audit-logs";
 import { auditExportView } from "@/lib/console/audit-actors";
 import { auditConsoleAction, currentOperator } from "@/lib/console/guard";
 import { canSeeTenant } from "@/lib/operators";

@@ -1,5 +1,5 @@
 import { adminDeleteEmail, adminEmailWire, adminGetEmail } from "@/lib/contracts/admin/emails";
-import { deleteUserEmail, getUserEmail } from "@/lib/emails";
+import { deleteUserEmail, getUserEmail } from "@/lib/accounts";
 import { json, noContent, route } from "@/lib/http";
 
 export const dynamic = "force-dynamic";

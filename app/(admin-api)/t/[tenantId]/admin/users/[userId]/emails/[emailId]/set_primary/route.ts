@@ -1,5 +1,5 @@
 import { adminSetPrimaryEmail } from "@/lib/contracts/admin/emails";
-import { setUserPrimaryEmail } from "@/lib/emails";
+import { setUserPrimaryEmail } from "@/lib/accounts";
 import { noContent, route } from "@/lib/http";
 
 export const dynamic = "force-dynamic";
