@@ -112,7 +112,7 @@ describe("security 3.3: console viewers never read private metadata in event dat
   it("security 3.3: every console source that shows event data, audit details or metadata goes through that rule", () => {
     const roots = ["app/(console)", "components/console"].map((dir) => path.resolve(dir));
     const shows = /\bevent\.data\b|\bentry\.details\b|\.metadata\b|exportAuditLogs\(/;
-    const redacts = /\b(redactForRole|deliveryBodyView|auditEntryView)\(/;
+    const redacts = /\b(redactForRole|deliveryBodyView|auditEntryView|auditExportView)\(/;
     const unredacted = roots
       .flatMap(files)
       .filter((file) => {
