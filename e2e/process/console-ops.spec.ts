@@ -166,9 +166,9 @@ test("keys, operators and the operator's account: owner can, viewer sees but is 
     .getByRole("dialog", { name: "Sign out everywhere?" })
     .getByRole("button", { name: "Sign out everywhere" })
     .click();
-  await expect(viewer).toHaveURL(/\/console\/sign-in$/);
+  await expect(viewer).toHaveURL(/\/console\/sign-in(\?next=%2Fconsole[^&]*|\?signed_out=1)?$/);
   await other.goto(`${server.base}/console/account`);
-  await expect(other).toHaveURL(/\/console\/sign-in$/);
+  await expect(other).toHaveURL(/\/console\/sign-in(\?next=%2Fconsole[^&]*|\?signed_out=1)?$/);
 
   await Promise.all([ownerContext.close(), viewerContext.close(), otherContext.close()]);
 });
@@ -194,6 +194,6 @@ test("the home page leads to the console, the docs and the demos, at 375 px and 
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   await expectAccessible(page, "home page (dark, 375 px)");
   await page.getByRole("link", { name: "Open the admin console" }).click();
-  await expect(page).toHaveURL(/\/console\/sign-in$/);
+  await expect(page).toHaveURL(/\/console\/sign-in(\?next=%2Fconsole[^&]*|\?signed_out=1)?$/);
   await context.close();
 });

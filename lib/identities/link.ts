@@ -7,7 +7,10 @@ import { insertIdentity, updateIdentity, type IdentityValues } from "./store";
  */
 
 /** Attaches a provider account to a user; undefined when another user got the same provider account first. */
-export async function attachIdentity(tenantId: string, values: IdentityValues): Promise<IdentityRow | undefined> {
+export async function attachIdentity(
+  tenantId: string,
+  values: IdentityValues,
+): Promise<IdentityRow | undefined> {
   return insertIdentity(tenantId, values);
 }
 

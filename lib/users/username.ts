@@ -58,6 +58,10 @@ export function isUniqueViolation(error: unknown): boolean {
 }
 
 /** Writes the platform user's username (`null` removes it); undefined when there is no such platform user. */
-export async function changeUsername(tenantId: string, userId: string, username: string | null): Promise<User | undefined> {
+export async function changeUsername(
+  tenantId: string,
+  userId: string,
+  username: string | null,
+): Promise<User | undefined> {
   return updatePlatformUsername(tenantId, userId, username);
 }
