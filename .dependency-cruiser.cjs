@@ -47,6 +47,8 @@ const LAYERS = [
     ),
   ],
   ["ceremonies", layer("ceremonies/webauthn")],
+  // Hanko's wire shapes that the admin and public APIs, the flow payloads and user.* webhooks share.
+  ["wire", layer("wire")],
   ["accounts", layer("accounts")],
   [
     "services",
@@ -89,17 +91,36 @@ module.exports = {
     })),
     {
       name: "owner-store",
-      comment: "Only its own module imports a store.ts",
+      comment: "Only its own module imports a store (store.ts, <part>-store.ts)",
       severity: "error",
       from: { path: "^lib/([^/]+)/" },
-      to: { path: "/store\\.ts$", pathNot: "^lib/$1/" },
+      to: { path: "[/-]store\\.ts$", pathNot: "^lib/$1/" },
+    },
+    {
+      name: "index-exports-operations",
+      comment: "A module's index exports operations: it imports (and so re-exports) no store",
+      severity: "error",
+      from: { path: "^lib/.+/index\\.ts$" },
+      to: { path: "[/-]store\\.ts$" },
     },
     {
       name: "tables-in-stores",
-      comment: "Tables of lib/db/schema are imported as values only by stores (types anywhere)",
+      comment:
+        "Tables of lib/db/schema are imported as values only by stores, and by fragments.ts (SQL conditions " +
+        "for other owners' statements, never run there); types anywhere",
       severity: "error",
-      from: { path: "^(lib|app|cli|components)/", pathNot: ["store\\.ts$", "^lib/db/", "\\.test\\.tsx?$"] },
+      from: {
+        path: "^(lib|app|cli|components)/",
+        pathNot: ["[/-]store\\.ts$", "/fragments\\.ts$", "^lib/db/", "\\.test\\.tsx?$"],
+      },
       to: { path: "^lib/db/schema", dependencyTypesNot: ["type-only"] },
+    },
+    {
+      name: "fragments-run-nothing",
+      comment: "fragments.ts builds SQL for other owners' statements and runs none (no executor, no store)",
+      severity: "error",
+      from: { path: "/fragments\\.ts$" },
+      to: { path: ["^lib/db/index\\.ts$", "[/-]store\\.ts$"] },
     },
     {
       name: "lib-not-app",

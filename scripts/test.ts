@@ -98,8 +98,6 @@ async function main(): Promise<number> {
     run("node_modules/.bin/depcruise", [
       "--config",
       ".dependency-cruiser.cjs",
-      "--ignore-known",
-      ".dependency-cruiser-known-violations.json",
       "--output-type",
       "err",
       "lib",

@@ -1,4 +1,4 @@
-import { OPERATOR_ROLES } from "@/lib/db/schema";
+import { OPERATOR_ROLES } from "@/lib/db/enums";
 import {
   createOperator,
   findOperatorByEmail,

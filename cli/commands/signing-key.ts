@@ -1,5 +1,5 @@
 import { recordAuditEvent } from "@/lib/audit";
-import { SIGNING_ALGORITHMS, type SigningAlgorithm } from "@/lib/db/schema";
+import { SIGNING_ALGORITHMS, type SigningAlgorithm } from "@/lib/settings/schemas";
 import { getJwks, getTenant, rotateSigningKey } from "@/lib/tenants";
 import { printJson, printTable, UsageError } from "../output";
 import type { Command } from "./command";

@@ -5,7 +5,7 @@ import { AppError } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
 import { requirePlatformUser } from "@/lib/users";
 import { addEmail, removeEmail, setPrimary } from "./email-changes";
-import { findEmail, normalizeAddress, selectUserEmails } from "@/lib/emails";
+import { findEmail, normalizeAddress, findUserEmails } from "@/lib/emails";
 
 // The admin API's operations on a user's addresses: the same rules as the user's own (addEmail,
 // setPrimary, removeEmail), with the API key as the actor. An unknown user, another tenant's or a Passkey
@@ -16,7 +16,7 @@ const emailNotFound = () => new AppError("EMAIL_NOT_FOUND", undefined, { details
 /** The user's addresses, oldest first. */
 export async function listUserEmails(tenant: Tenant, userId: string): Promise<EmailRow[]> {
   await requirePlatformUser(tenant.id, userId);
-  return selectUserEmails(tenant.id, userId);
+  return findUserEmails(tenant.id, userId);
 }
 
 /** One of the user's addresses; another user's is EMAIL_NOT_FOUND. */

@@ -1,6 +1,6 @@
-import type { AdminUser } from "@/lib/contracts/admin/users";
-import { selectUserCredentials } from "@/lib/credentials";
-import { selectUserEmails } from "@/lib/emails";
+import type { AdminUser } from "@/lib/wire/admin-user";
+import { findUserCredentials } from "@/lib/credentials";
+import { findUserEmails } from "@/lib/emails";
 import { AppError } from "@/lib/errors";
 import { listIdentities } from "@/lib/identities";
 import { readUserMetadata } from "@/lib/metadata";
@@ -17,8 +17,8 @@ export const userNotFound = () => new AppError("USER_NOT_FOUND", undefined, { de
 export async function adminViewOf(user: User): Promise<AdminUser> {
   const { tenantId, id } = user;
   const [emails, credentials, password, otp, metadata, identities] = await Promise.all([
-    selectUserEmails(tenantId, id),
-    selectUserCredentials(tenantId, id),
+    findUserEmails(tenantId, id),
+    findUserCredentials(tenantId, id),
     findPassword(tenantId, id),
     findOtpSecret(tenantId, id),
     readUserMetadata(tenantId, id),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { insertCredential } from "@/lib/credentials";
+import { saveCredential } from "@/lib/credentials";
 import { setPasswordOfUser } from "@/lib/accounts";
 import { updateTenant } from "@/lib/tenants";
 import { createTestTenant } from "@/tests/helpers/tenants";
@@ -37,8 +37,8 @@ describe("listAdminUsers: the console's passkey and password filters", () => {
       userVerified: true,
       isMfa,
     });
-    await insertCredential(credential("cred-passkey", withPasskey, false));
-    await insertCredential(credential("cred-mfa", withMfaKey, true));
+    await saveCredential(credential("cred-passkey", withPasskey, false));
+    await saveCredential(credential("cred-mfa", withMfaKey, true));
     await setPasswordOfUser(tenant, withPassword, "correct horse battery", "create", context);
 
     const ids = async (filter: { passkey?: boolean; password?: boolean }) => {

@@ -1,5 +1,5 @@
 import { recordAuditEvent, type AuditContext } from "@/lib/audit";
-import { deleteAllUserCredentialRows } from "@/lib/credentials";
+import { removeAllCredentials } from "@/lib/credentials";
 import type { EmailRow } from "@/lib/db/schema";
 import { removeUserIdentities } from "@/lib/identities";
 import { removeOtpSecret } from "@/lib/mfa";
@@ -29,7 +29,7 @@ export async function removeUnprovenAccess(
   emailId: string,
   context: AuditContext,
 ): Promise<void> {
-  const credentials = await deleteAllUserCredentialRows(tenant.id, userId);
+  const credentials = await removeAllCredentials(tenant.id, userId);
   const password = await discardPassword(tenant.id, userId);
   const otp = await removeOtpSecret(tenant, userId);
   const identities = (await removeUserIdentities(tenant.id, userId)).map((row) => ({

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { listAuditEvents } from "@/lib/audit";
-import { findEmailByAddress, selectUserEmails } from "@/lib/emails";
+import { findEmailByAddress, findUserEmails } from "@/lib/emails";
 import { AppError } from "@/lib/errors";
 import { updateTenant, type Tenant } from "@/lib/tenants";
-import { insertUser } from "@/lib/users";
+import { addUser } from "@/lib/users";
 import { createTestTenant } from "@/tests/helpers/tenants";
 import { findIdentity, listIdentities } from "@/lib/identities";
 import { addEmail, linkIdentity, removeIdentity, signInWithIdentity, type AssertedIdentity } from ".";
@@ -31,7 +31,7 @@ async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
 }
 
 async function userWithAddress(tenant: Tenant, address: string, verified = true) {
-  const user = await insertUser(tenant.id);
+  const user = await addUser(tenant.id);
   await addEmail(tenant, user.id, { address, verified, context, signUp: true });
   return user;
 }
@@ -42,7 +42,7 @@ describe("signInWithIdentity", () => {
     const first = asserted({ email: "Ada@Example.com" });
     const created = await signInWithIdentity(tenant, first, { allowLinking: false }, context);
     expect(created.outcome).toBe("signed_up");
-    const emails = await selectUserEmails(tenant.id, created.user.id);
+    const emails = await findUserEmails(tenant.id, created.user.id);
     expect(emails.map((e) => [e.address, e.verified, e.isPrimary])).toEqual([
       ["ada@example.com", true, true],
     ]);
@@ -146,7 +146,7 @@ describe("linkIdentity and removeIdentity", () => {
     const account = asserted({ kind: "saml", providerId: randomUUID() });
     const linked = await linkIdentity(tenant, user.id, account, context);
     expect(linked.outcome).toBe("linked");
-    expect(await codeOf(linkIdentity(tenant, other.id, account, context))).toBe("CONFLICT");
+    expect(await codeOf(linkIdentity(tenant, other.id, account, context))).toBe("IDENTITY_LINKED_ELSEWHERE");
 
     expect(await codeOf(removeIdentity(tenant, other.id, linked.identity.id, context))).toBe(
       "IDENTITY_NOT_FOUND",

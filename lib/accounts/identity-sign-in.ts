@@ -5,7 +5,7 @@ import { EmailTaken, findEmailByAddress, isClaimOnly, normalizeAddress } from "@
 import { addEmail } from "./email-changes";
 import { AppError } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
-import { findUser, insertUser, lockUser, type User } from "@/lib/users";
+import { findUser, addUser, lockUser, type User } from "@/lib/users";
 import { emitWebhookEvent } from "@/lib/webhooks";
 import { userEventData } from "./user-event-data";
 import {
@@ -113,7 +113,7 @@ export async function signInWithIdentity(
       }
       const user = (await findUser(tenant.id, owned.userId))!;
       const identity = await attachIdentity(tenant.id, { ...key, ...values, userId: user.id });
-      if (!identity) throw new AppError("CONFLICT", "this account is already linked");
+      if (!identity) throw new AppError("IDENTITY_ALREADY_LINKED", "this account is already linked");
       await recordAuditEvent(tenant.id, {
         ...context,
         actor: user.id,
@@ -131,7 +131,7 @@ export async function signInWithIdentity(
     if (!asserted.emailVerified && tenant.platform.emails.requireVerification) {
       throw refusal("THIRD_PARTY_EMAIL_UNVERIFIED");
     }
-    const user = await insertUser(tenant.id);
+    const user = await addUser(tenant.id);
     await addEmail(tenant, user.id, {
       address: email,
       verified: asserted.emailVerified,
@@ -142,7 +142,7 @@ export async function signInWithIdentity(
       throw error instanceof EmailTaken ? refusal("THIRD_PARTY_EMAIL_UNVERIFIED") : error;
     });
     const identity = await attachIdentity(tenant.id, { ...key, ...values, userId: user.id });
-    if (!identity) throw new AppError("CONFLICT", "this account is already linked");
+    if (!identity) throw new AppError("IDENTITY_ALREADY_LINKED", "this account is already linked");
     await emitWebhookEvent(tenant.id, "user.create", () => userEventData(tenant.id, user.id));
     await recordAuditEvent(tenant.id, {
       ...context,
@@ -176,14 +176,14 @@ export async function linkIdentity(
     const user = (await findUser(tenant.id, userId))!;
     const known = await findIdentity(tenant.id, key);
     if (known && known.userId !== userId) {
-      throw new AppError("CONFLICT", "this account is linked to another user");
+      throw new AppError("IDENTITY_LINKED_ELSEWHERE", "this account is linked to another user");
     }
     if (known) {
       const identity = (await refreshIdentity(tenant.id, known.id, values)) ?? known;
       return { user, identity, outcome: "signed_in" as const };
     }
     const identity = await attachIdentity(tenant.id, { ...key, ...values, userId });
-    if (!identity) throw new AppError("CONFLICT", "this account is linked to another user");
+    if (!identity) throw new AppError("IDENTITY_LINKED_ELSEWHERE", "this account is linked to another user");
     await recordAuditEvent(tenant.id, {
       ...context,
       actor: userId,

@@ -7,11 +7,11 @@ import { sendPasscode } from "./passcode-login";
 import type { Tenant } from "@/lib/tenants";
 import type { User } from "@/lib/users";
 import { addEmail, removeEmail, setPrimary } from "./email-changes";
-import { normalizeAddress, selectUserEmails } from "@/lib/emails";
+import { normalizeAddress, findUserEmails } from "@/lib/emails";
 
 /** `GET /emails`: the user's addresses, oldest first. */
 export async function listEmails(tenant: Tenant, user: User): Promise<EmailRow[]> {
-  return selectUserEmails(tenant.id, user.id);
+  return findUserEmails(tenant.id, user.id);
 }
 
 export interface CreatedEmail {

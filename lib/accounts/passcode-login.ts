@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { transaction } from "@/lib/db";
 import type { EmailRow, PasscodePurpose } from "@/lib/db/schema";
-import { findEmail, selectUserEmails } from "@/lib/emails";
+import { findEmail, findUserEmails } from "@/lib/emails";
 import type { AppError } from "@/lib/errors";
 import {
   generateCode,
@@ -46,7 +46,7 @@ export async function initializePasscode(
     if (!user) throw passcodeErrors.unknownUser();
     const caller = sessionToken ? await checkSessionToken(tenant, sessionToken) : undefined;
     if (caller && caller.user.id !== user.id) throw passcodeErrors.otherUsersSession();
-    const emails = await selectUserEmails(tenant.id, user.id);
+    const emails = await findUserEmails(tenant.id, user.id);
     const email = input.email_id
       ? emails.find((row) => row.id === input.email_id?.toLowerCase())
       : emails.find((row) => row.isPrimary);
@@ -85,7 +85,7 @@ export async function sendPasscode(
     // finalize counting a wrong attempt on it.
     const locked = await findEmail(tenant.id, email.id, { lock: true });
     if (!locked || locked.userId !== user.id) throw passcodeErrors.emailNotAvailable();
-    if (callerUserId !== user.id && needsSession(await selectUserEmails(tenant.id, user.id), locked)) {
+    if (callerUserId !== user.id && needsSession(await findUserEmails(tenant.id, user.id), locked)) {
       throw passcodeErrors.sessionNeeded();
     }
     return storeCode(
@@ -148,7 +148,7 @@ export async function finalizePasscode(
       const unusable = unusableReason(row);
       if (unusable) return { error: unusable };
       const user = await findUser(tenant.id, row.userId);
-      const emails = user ? await selectUserEmails(tenant.id, user.id) : [];
+      const emails = user ? await findUserEmails(tenant.id, user.id) : [];
       const email = emails.find((candidate) => candidate.id === row.emailId);
       if (!user || !email) return { error: passcodeErrors.notFound() };
       if (caller && caller.user.id !== user.id) return { error: passcodeErrors.otherUsersSession() };

@@ -1,7 +1,7 @@
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { transaction } from "@/lib/db";
 import type { EmailRow } from "@/lib/db/schema";
-import { selectUserEmails } from "@/lib/emails";
+import { findUserEmails } from "@/lib/emails";
 import { AppError } from "@/lib/errors";
 import { readUserMetadata, type UserMetadata } from "@/lib/metadata";
 import type { Tenant } from "@/lib/tenants";
@@ -21,7 +21,7 @@ export interface UserProfile {
 /** `GET /me`: the signed-in user, their addresses and their public and unsafe metadata. */
 export async function getProfile(tenant: Tenant, user: User): Promise<UserProfile> {
   const [emails, metadata] = await Promise.all([
-    selectUserEmails(tenant.id, user.id),
+    findUserEmails(tenant.id, user.id),
     readUserMetadata(tenant.id, user.id),
   ]);
   const { public_metadata, unsafe_metadata } = metadata;

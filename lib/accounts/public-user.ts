@@ -1,8 +1,8 @@
 import { auditFailures, type AuditContext } from "@/lib/audit";
-import { selectUserCredentials, type Credential } from "@/lib/credentials";
+import { findUserCredentials, type Credential } from "@/lib/credentials";
 import type { EmailRow } from "@/lib/db/schema";
 import { normalizeAddress } from "@/lib/emails/address";
-import { findEmailByAddress, selectUserEmails } from "@/lib/emails";
+import { findEmailByAddress, findUserEmails } from "@/lib/emails";
 import { AppError } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
 import { deleteAccount } from "./profile";
@@ -27,8 +27,8 @@ export async function getUserWithCredentials(
   }
   const user = await findUser(tenant.id, caller.id);
   if (!user) throw new AppError("USER_NOT_FOUND", undefined, { details: ["user not found"] });
-  const primaryEmail = (await selectUserEmails(tenant.id, user.id)).find((email) => email.isPrimary);
-  return { user, primaryEmail, credentials: await selectUserCredentials(tenant.id, user.id) };
+  const primaryEmail = (await findUserEmails(tenant.id, user.id)).find((email) => email.isPrimary);
+  return { user, primaryEmail, credentials: await findUserCredentials(tenant.id, user.id) };
 }
 
 /** Hanko's `UserInfoResponse`. */
@@ -51,7 +51,7 @@ export async function lookupUser(tenant: Tenant, input: { email: string }): Prom
   if (!email || (tenant.platform.emails.requireVerification && !email.verified)) {
     throw new AppError("USER_NOT_FOUND", undefined, { details: ["user not found"] });
   }
-  const passkeys = await selectUserCredentials(tenant.id, email.userId, { mfa: false });
+  const passkeys = await findUserCredentials(tenant.id, email.userId, { mfa: false });
   return {
     id: email.userId,
     email_id: email.id,

@@ -1,15 +1,15 @@
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { transaction } from "@/lib/db";
-import { selectUserCredentials } from "@/lib/credentials";
-import { EmailTaken, findEmailByAddress, normalizeAddress, selectUserEmails } from "@/lib/emails";
+import { findUserCredentials } from "@/lib/credentials";
+import { EmailTaken, findEmailByAddress, normalizeAddress, findUserEmails } from "@/lib/emails";
 import { addEmail } from "./email-changes";
 import { AppError } from "@/lib/errors";
 import { hasPassword } from "@/lib/passwords";
-import { issueSession, selectUserSessions, type IssuedSession } from "@/lib/sessions";
+import { issueSession, findUserSessions, type IssuedSession } from "@/lib/sessions";
 import type { Tenant } from "@/lib/tenants";
 import { emitWebhookEvent } from "@/lib/webhooks";
 import { userEventData } from "./user-event-data";
-import { findUser, insertUser } from "@/lib/users";
+import { findUser, addUser } from "@/lib/users";
 import type { User } from "@/lib/users";
 
 /** Hanko's `CreateUserResponse` (`id` is the deprecated spelling of `user_id`). */
@@ -31,11 +31,11 @@ export interface SignedUp {
  * the address by passcode gets it), so nobody can hold an address by signing up with it.
  */
 async function isPendingSignUp(tenant: Tenant, userId: string): Promise<boolean> {
-  const emails = await selectUserEmails(tenant.id, userId);
+  const emails = await findUserEmails(tenant.id, userId);
   if (emails.some((email) => email.verified)) return false;
-  if ((await selectUserCredentials(tenant.id, userId)).length > 0) return false;
+  if ((await findUserCredentials(tenant.id, userId)).length > 0) return false;
   if (await hasPassword(tenant.id, userId)) return false;
-  return (await selectUserSessions(tenant.id, userId)).length === 0;
+  return (await findUserSessions(tenant.id, userId)).length === 0;
 }
 
 const taken = () =>
@@ -65,7 +65,7 @@ export async function signUp(
           if (pending) return { user: pending, email: existing, reused: true };
         }
       }
-      const created: User = await insertUser(tenant.id);
+      const created: User = await addUser(tenant.id);
       // The first address, so primary; another user's mere claim on it is released.
       const row = await addEmail(tenant, created.id, {
         address,

@@ -1,4 +1,4 @@
-import { adminUserWire } from "@/lib/contracts/admin/users";
+import { adminUserWire } from "@/lib/wire/admin-user";
 import { AppError } from "@/lib/errors";
 import { getAdminUser, type AdminUser } from "./admin-user";
 

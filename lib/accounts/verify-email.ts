@@ -1,7 +1,7 @@
 import type { AuditContext } from "@/lib/audit";
 import { transaction } from "@/lib/db";
 import type { EmailRow } from "@/lib/db/schema";
-import { confirmEmail, selectUserEmails } from "@/lib/emails";
+import { confirmEmail, findUserEmails } from "@/lib/emails";
 import type { Tenant } from "@/lib/tenants";
 import { lockUser } from "@/lib/users";
 import { isFirstProof, removeUnprovenAccess } from "./first-proof";
@@ -32,7 +32,7 @@ export async function verifyEmail(
   const context = { ...options.context, actor: userId };
   return transaction(async () => {
     await lockUser(tenant.id, userId);
-    const emails = await selectUserEmails(tenant.id, userId);
+    const emails = await findUserEmails(tenant.id, userId);
     const email = emails.find((row) => row.id === emailId);
     if (!email) return undefined;
     if (!options.withSession && isFirstProof(emails, email)) {

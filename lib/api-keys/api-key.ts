@@ -1,6 +1,6 @@
 import type { ApiKeyRow, ApiKeyScope } from "@/lib/db/schema";
 
-export { API_KEY_SCOPES, type ApiKeyScope } from "@/lib/db/schema";
+export { API_KEY_SCOPES, type ApiKeyScope } from "@/lib/db/enums";
 
 /** An API key as listed: never the secret itself. */
 export interface ApiKeyInfo {

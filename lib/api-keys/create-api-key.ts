@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { randomToken, sha256Hex } from "@/lib/crypto";
-import { API_KEY_SCOPES } from "@/lib/db/schema";
+import { API_KEY_SCOPES } from "@/lib/db/enums";
 import { ValidationFailed, formatZodIssues } from "@/lib/errors";
 import { getTenant } from "@/lib/tenants/get-tenant";
 import { toApiKeyInfo, type ApiKeyInfo } from "./api-key";

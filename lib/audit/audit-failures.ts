@@ -1,15 +1,14 @@
 import { recordAuditEvent, type AuditContext } from "./record-audit-event";
-import { AppError } from "@/lib/errors";
-import { PLATFORM_STATUS } from "@/lib/http/presenters/platform-status";
+import { AppError, type ErrorCode } from "@/lib/errors";
 import { getLogger } from "@/lib/log";
 
 /**
- * What a failure record says: the error's message and details, and the status a platform caller sees
- * as the failure's class (the Passkey API answers the same).
+ * What a failure record says: the error's message and details, and its named code (lib/errors/codes.ts;
+ * `INTERNAL` for anything that is not an AppError). No HTTP status: that is each surface's presenter's.
  */
-export function failureDetails(error: unknown): { reason: string; status: number } {
-  if (!(error instanceof AppError)) return { reason: "internal error", status: PLATFORM_STATUS.INTERNAL };
-  return { reason: [error.message, ...error.details].join(": "), status: PLATFORM_STATUS[error.code] };
+export function failureDetails(error: unknown): { reason: string; code: ErrorCode } {
+  if (!(error instanceof AppError)) return { reason: "internal error", code: "INTERNAL" };
+  return { reason: [error.message, ...error.details].join(": "), code: error.code };
 }
 
 /**

@@ -1,7 +1,5 @@
-import { eq } from "drizzle-orm";
 import { seal, unseal } from "@/lib/crypto";
-import { executor } from "@/lib/db";
-import { sesameMeta } from "@/lib/db/schema";
+import { insertMetaIfAbsent, selectMeta } from "./store";
 
 const META_KEY = "master_secret_check";
 const PURPOSE = "master-secret-check";
@@ -13,13 +11,8 @@ const CANARY = "sesame";
  * signing key would fail to decrypt at the first token, long after start-up.
  */
 export async function checkMasterSecret(): Promise<void> {
-  const db = await executor();
-  await db
-    .insert(sesameMeta)
-    .values({ key: META_KEY, value: { sealed: seal(CANARY, PURPOSE, META_KEY) } })
-    .onConflictDoNothing();
-  const [row] = await db.select().from(sesameMeta).where(eq(sesameMeta.key, META_KEY)).limit(1);
-  const sealed = (row?.value as { sealed?: string } | undefined)?.sealed ?? "";
+  await insertMetaIfAbsent(META_KEY, { sealed: seal(CANARY, PURPOSE, META_KEY) });
+  const sealed = ((await selectMeta(META_KEY)) as { sealed?: string } | undefined)?.sealed ?? "";
   let opened: string | undefined;
   try {
     opened = unseal(sealed, PURPOSE, META_KEY);

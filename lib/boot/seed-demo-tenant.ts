@@ -1,11 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
-import { eq } from "drizzle-orm";
 import { getConfig } from "@/lib/config";
-import { executor, transaction } from "@/lib/db";
-import { sesameMeta } from "@/lib/db/schema";
+import { transaction } from "@/lib/db";
 import { findTenant } from "@/lib/tenants";
 import { provisionTenant, type ProvisionedTenant } from "@/lib/accounts";
+import { insertMetaIfAbsent, updateMeta } from "./store";
 
 const META_KEY = "demo_tenant";
 export const DEMO_KEYS_FILE = "demo-keys.json";
@@ -30,13 +29,7 @@ export async function seedDemoTenant(): Promise<{ demo: DemoTenant | undefined; 
   if (!config.seedDemo) return { demo: undefined, created: false };
 
   const created = await transaction(async () => {
-    const db = await executor();
-    const marker = await db
-      .insert(sesameMeta)
-      .values({ key: META_KEY, value: { seededAt: new Date().toISOString() } })
-      .onConflictDoNothing()
-      .returning();
-    if (marker.length === 0) return undefined;
+    if (!(await insertMetaIfAbsent(META_KEY, { seededAt: new Date().toISOString() }))) return undefined;
     const { tenant, keys } = await provisionTenant(
       {
         name: "Demo",
@@ -48,10 +41,7 @@ export async function seedDemoTenant(): Promise<{ demo: DemoTenant | undefined; 
       },
       "system",
     );
-    await db
-      .update(sesameMeta)
-      .set({ value: { seededAt: new Date().toISOString(), tenantId: tenant.id } })
-      .where(eq(sesameMeta.key, META_KEY));
+    await updateMeta(META_KEY, { seededAt: new Date().toISOString(), tenantId: tenant.id });
     return { tenantId: tenant.id, name: tenant.name, rpId: tenant.rpId, origins: tenant.origins, keys };
   });
 

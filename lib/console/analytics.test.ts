@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { recordAuditEvent } from "@/lib/audit";
-import { insertCredential } from "@/lib/credentials";
-import { insertUser } from "@/lib/users";
+import { saveCredential } from "@/lib/credentials";
+import { addUser } from "@/lib/users";
 import { createTestTenant } from "@/tests/helpers/tenants";
 import { recordEventAnalytics } from "@/lib/analytics";
 import { lastDays, overviewCounts, tenantAnalytics } from "./analytics";
@@ -14,8 +14,8 @@ const session = (actor: string, amr: string[], details: Record<string, unknown> 
 describe("analytics rollup", () => {
   it("counts a sign-up, logins by method, failed logins and passkey adoption as events are recorded", async () => {
     const { tenant } = await createTestTenant();
-    const withPasskey = await insertUser(tenant.id);
-    await insertCredential({
+    const withPasskey = await addUser(tenant.id);
+    await saveCredential({
       tenantId: tenant.id,
       id: `cred-${randomUUID()}`,
       userId: withPasskey.id,

@@ -3,7 +3,7 @@ import { transaction } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { requirePlatformUser } from "@/lib/users";
 import type { Credential } from "./credential";
-import { deleteUserCredentialRow, findCredential, selectUserCredentials } from "./store";
+import { deleteUserCredentialRow, selectCredential, selectUserCredentials } from "./store";
 
 // The admin API's operations on a user's WebAuthn credentials, with the API key as the actor. An
 // unknown user, another tenant's or a Passkey API user is USER_NOT_FOUND (`requirePlatformUser`).
@@ -24,7 +24,7 @@ export async function getCredentialOfUser(
   credentialId: string,
 ): Promise<Credential> {
   await requirePlatformUser(tenantId, userId);
-  const credential = await findCredential(tenantId, credentialId);
+  const credential = await selectCredential(tenantId, credentialId);
   if (!credential || credential.userId !== userId) throw credentialNotFound();
   return credential;
 }

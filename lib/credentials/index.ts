@@ -9,16 +9,14 @@ export {
 } from "./manage-credentials";
 export { deleteUserCredential, listUserCredentials, renameUserCredential } from "./user-credentials";
 export { findCredentialWithOwner } from "./credential-owner";
+export { findCredential, findExternalUserCredentials, findUserCredentials } from "./lookups";
 export {
-  deleteAllUserCredentialRows,
-  deleteUserCredentialRow,
-  findCredential,
-  insertCredential,
-  insertCredentialWithAudit,
   recordCredentialUse,
-  selectExternalUserCredentials,
-  selectUserCredentials,
-} from "./store";
+  removeAllCredentials,
+  removeCredential,
+  saveCredential,
+  saveCredentialWithAudit,
+} from "./changes";
 export { deleteCredentialOfUser, getCredentialOfUser, listCredentialsOfUser } from "./admin-credentials";
 export { usersWithPasskeys } from "./passkey-holders";
-export { hasPasskeyCondition } from "./has-passkey";
+export { hasPasskeyCondition } from "./fragments";

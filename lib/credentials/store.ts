@@ -1,10 +1,10 @@
-import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, inArray, sql, type SQL } from "drizzle-orm";
 // The recorder only: the audit module's index imports modules that import this one.
 import { writeWithAuditEvent, type AuditEvent } from "@/lib/audit/record-audit-event";
 import { executor } from "@/lib/db";
 import { webauthnCredentials } from "@/lib/db/schema";
 import { UUID_PATTERN } from "@/lib/tenants/tenant";
-import { userIdByExternalId } from "@/lib/users/external-id-of";
+import { externalIdOf, userIdByExternalId } from "@/lib/users/fragments";
 import type { Credential } from "./credential";
 
 type NewCredential = typeof webauthnCredentials.$inferInsert;
@@ -51,7 +51,7 @@ export async function insertCredentialWithAudit(values: NewCredential, audit: Au
   return (await writeWithAuditEvent(values.tenantId, audit, insert)).length === 1;
 }
 
-export async function findCredential(
+export async function selectCredential(
   tenantId: string,
   credentialId: string,
 ): Promise<Credential | undefined> {
@@ -109,7 +109,7 @@ export function selectExternalUserCredentials(
  * Records a successful assertion. The sign count is compared and set in one statement, so of two
  * assertions racing with the same counter only one is accepted. False when the count moved meanwhile.
  */
-export async function recordCredentialUse(
+export async function updateCredentialUse(
   tenantId: string,
   credentialId: string,
   use: { expectedSignCount: number; signCount: number; backupState: boolean },
@@ -192,4 +192,23 @@ export async function selectUsersWithPasskeys(tenantId: string, userIds: string[
       ),
     );
   return rows.map((row) => row.userId);
+}
+
+/** A credential with its owner's external id, in one statement (see findCredentialWithOwner). */
+export async function selectCredentialWithOwner(
+  tenantId: string,
+  credentialId: string,
+): Promise<{ credential: Credential; ownerExternalId: string | null } | undefined> {
+  const db = await executor();
+  const [row] = await db
+    .select({
+      ...getTableColumns(webauthnCredentials),
+      ownerExternalId: externalIdOf(tenantId, webauthnCredentials.userId),
+    })
+    .from(webauthnCredentials)
+    .where(and(eq(webauthnCredentials.tenantId, tenantId), eq(webauthnCredentials.id, credentialId)))
+    .limit(1);
+  if (!row) return undefined;
+  const { ownerExternalId, ...credential } = row;
+  return { credential, ownerExternalId };
 }

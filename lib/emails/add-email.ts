@@ -6,7 +6,7 @@ import type { Tenant } from "@/lib/tenants";
 import { lockUser } from "@/lib/users";
 import { isClaimOnly, releaseClaim } from "./claims";
 import { EmailLimitReached, EmailTaken } from "./errors";
-import { countUserEmails, findEmailByAddress, insertEmail, selectUserEmails } from "./store";
+import { countUserEmails, selectEmailByAddress, insertEmail, selectUserEmails } from "./store";
 
 export interface AddAddressOptions {
   /** Already normalised (`normalizeAddress`). */
@@ -34,7 +34,7 @@ export async function addAddress(
     if (!(await lockUser(tenant.id, userId))) throw new AppError("USER_NOT_FOUND", "user not found");
     const max = tenant.platform.emails.maxPerUser;
     if ((await countUserEmails(tenant.id, userId)) >= max) throw new EmailLimitReached(max);
-    const existing = await findEmailByAddress(tenant.id, address);
+    const existing = await selectEmailByAddress(tenant.id, address);
     if (existing?.userId === userId) throw new EmailTaken(true);
     if (existing && !(takeOverClaim && isClaimOnly(tenant, existing))) throw new EmailTaken(false);
     if (existing) await releaseClaim(tenant, existing, context);

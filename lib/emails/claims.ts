@@ -2,7 +2,7 @@ import { recordAuditEvent, type AuditContext } from "@/lib/audit";
 import type { EmailRow } from "@/lib/db/schema";
 import { detachPasscodes } from "@/lib/passcodes";
 import type { Tenant } from "@/lib/tenants";
-import { deleteEmailRow, findEmailByAddress } from "./store";
+import { deleteEmailRow, selectEmailByAddress } from "./store";
 
 /**
  * With verification required, an unverified address that is not its user's primary one is only a
@@ -17,7 +17,7 @@ export function isClaimOnly(tenant: Tenant, row: EmailRow): boolean {
  * address's owner may take over by verifying it (`isClaimOnly`; only with verification required).
  */
 export async function isAddressTaken(tenant: Tenant, address: string): Promise<boolean> {
-  const existing = await findEmailByAddress(tenant.id, address);
+  const existing = await selectEmailByAddress(tenant.id, address);
   return existing !== undefined && !isClaimOnly(tenant, existing);
 }
 

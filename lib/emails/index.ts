@@ -6,10 +6,13 @@ export { removeAddress } from "./remove-email";
 export { isAddressTaken, isClaimOnly } from "./claims";
 export { EmailLimitReached, EmailTaken } from "./errors";
 export { EmailAddress, normalizeAddress } from "./address";
-export { findEmail, findEmailByAddress, findPrimaryEmail, selectUserEmails } from "./store";
 export {
-  holdsAddressLike,
+  findEmail,
+  findEmailByAddress,
+  findPrimaryEmail,
+  findUserEmails,
   primaryAddressesOf,
   userIdsByAddressFragment,
   verifiedPrimaryAddress,
 } from "./lookups";
+export { holdsAddressLike } from "./fragments";

@@ -1,9 +1,37 @@
-import { and, eq, ilike, inArray, sql, type SQL } from "drizzle-orm";
-import type { AnyPgColumn } from "drizzle-orm/pg-core";
-import { executor, likePattern } from "@/lib/db";
-import { emails } from "@/lib/db/schema";
+import type { EmailRow } from "@/lib/db/schema";
 import type { Tenant } from "@/lib/tenants";
-import { selectUserEmails } from "./store";
+import {
+  selectEmail,
+  selectEmailByAddress,
+  selectPrimaryAddresses,
+  selectPrimaryEmail,
+  selectUserEmails,
+  selectUserIdsByAddressFragment,
+} from "./store";
+
+/** The tenant's address with this id (with `lock`, its row locked until the transaction ends). */
+export function findEmail(
+  tenantId: string,
+  emailId: string,
+  options: { lock?: boolean } = {},
+): Promise<EmailRow | undefined> {
+  return selectEmail(tenantId, emailId, options);
+}
+
+/** The address (already lower-cased) in the tenant, whoever holds it. */
+export function findEmailByAddress(tenantId: string, address: string): Promise<EmailRow | undefined> {
+  return selectEmailByAddress(tenantId, address);
+}
+
+/** The user's primary address. */
+export function findPrimaryEmail(tenantId: string, userId: string): Promise<EmailRow | undefined> {
+  return selectPrimaryEmail(tenantId, userId);
+}
+
+/** The user's addresses, oldest first. */
+export function findUserEmails(tenantId: string, userId: string): Promise<EmailRow[]> {
+  return selectUserEmails(tenantId, userId);
+}
 
 /*
  * Batch look-ups by address for readers that show or search users by email (the audit log API): one
@@ -13,37 +41,17 @@ import { selectUserEmails } from "./store";
 /** Each of the users' primary address, by user id (users without one are left out). */
 export async function primaryAddressesOf(tenantId: string, userIds: string[]): Promise<Map<string, string>> {
   if (userIds.length === 0) return new Map();
-  const db = await executor();
-  const rows = await db
-    .select({ userId: emails.userId, address: emails.address })
-    .from(emails)
-    .where(and(eq(emails.tenantId, tenantId), inArray(emails.userId, userIds), eq(emails.isPrimary, true)));
+  const rows = await selectPrimaryAddresses(tenantId, userIds);
   return new Map(rows.map((row) => [row.userId, row.address]));
 }
 
 /** The ids of at most `limit` users holding an address that contains `fragment` (case-insensitive). */
-export async function userIdsByAddressFragment(
+export function userIdsByAddressFragment(
   tenantId: string,
   fragment: string,
   limit: number,
 ): Promise<string[]> {
-  const db = await executor();
-  const pattern = likePattern(fragment);
-  const rows = await db
-    .selectDistinct({ userId: emails.userId })
-    .from(emails)
-    .where(and(eq(emails.tenantId, tenantId), ilike(emails.address, pattern)))
-    .limit(limit);
-  return rows.map((row) => row.userId);
-}
-
-/**
- * A condition on a user's id: the user holds an address containing `fragment` (lower-case), for the admin
- * list's search (lib/users filters its page and count with it in the database).
- */
-export function holdsAddressLike(tenantId: string, fragment: string): (userId: AnyPgColumn) => SQL {
-  return (userId) =>
-    sql`exists (select 1 from ${emails} where ${emails.userId} = ${userId} and ${emails.tenantId} = ${tenantId} and ${emails.address} like ${likePattern(fragment)})`;
+  return selectUserIdsByAddressFragment(tenantId, fragment, limit);
 }
 
 /** The user's primary address, when it is verified (where account notices may go). */

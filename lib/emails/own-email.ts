@@ -2,7 +2,7 @@ import { transaction } from "@/lib/db";
 import type { EmailRow } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import { lockUser } from "@/lib/users";
-import { findEmail } from "./store";
+import { selectEmail } from "./store";
 
 /**
  * Runs `work` on one of the user's own addresses, in a transaction under the user's lock. Another
@@ -16,7 +16,7 @@ export async function withOwnEmail<T>(
 ): Promise<T> {
   return transaction(async () => {
     await lockUser(tenantId, userId);
-    const email = await findEmail(tenantId, emailId);
+    const email = await selectEmail(tenantId, emailId);
     if (!email || email.userId !== userId)
       throw new AppError("EMAIL_NOT_FOUND", undefined, { details: ["email not found"] });
     return work(email);

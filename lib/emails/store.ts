@@ -1,5 +1,5 @@
-import { and, asc, count, eq, ne, sql } from "drizzle-orm";
-import { executor } from "@/lib/db";
+import { and, asc, count, eq, ilike, inArray, ne, sql } from "drizzle-orm";
+import { executor, likePattern } from "@/lib/db";
 import { emails, type EmailRow } from "@/lib/db/schema";
 import { UUID_PATTERN } from "@/lib/tenants/tenant";
 
@@ -23,7 +23,7 @@ export async function countUserEmails(tenantId: string, userId: string): Promise
 }
 
 /** One address by id; `lock` takes a row lock until the transaction ends (serialises passcodes per address). */
-export async function findEmail(
+export async function selectEmail(
   tenantId: string,
   emailId: string,
   options: { lock?: boolean } = {},
@@ -40,7 +40,7 @@ export async function findEmail(
 }
 
 /** The address (already lower-cased) in the tenant, whoever holds it. */
-export async function findEmailByAddress(tenantId: string, address: string): Promise<EmailRow | undefined> {
+export async function selectEmailByAddress(tenantId: string, address: string): Promise<EmailRow | undefined> {
   const db = await executor();
   const [row] = await db
     .select()
@@ -95,7 +95,7 @@ export async function markEmailVerified(tenantId: string, emailId: string): Prom
 }
 
 /** The user's primary address, if any. */
-export async function findPrimaryEmail(tenantId: string, userId: string): Promise<EmailRow | undefined> {
+export async function selectPrimaryEmail(tenantId: string, userId: string): Promise<EmailRow | undefined> {
   const db = await executor();
   const [row] = await db
     .select()
@@ -103,4 +103,31 @@ export async function findPrimaryEmail(tenantId: string, userId: string): Promis
     .where(and(eq(emails.tenantId, tenantId), eq(emails.userId, userId), eq(emails.isPrimary, true)))
     .limit(1);
   return row;
+}
+
+/** The users' primary addresses (users without one are left out). */
+export async function selectPrimaryAddresses(
+  tenantId: string,
+  userIds: string[],
+): Promise<{ userId: string; address: string }[]> {
+  const db = await executor();
+  return db
+    .select({ userId: emails.userId, address: emails.address })
+    .from(emails)
+    .where(and(eq(emails.tenantId, tenantId), inArray(emails.userId, userIds), eq(emails.isPrimary, true)));
+}
+
+/** The ids of at most `limit` users holding an address that contains `fragment` (case-insensitive). */
+export async function selectUserIdsByAddressFragment(
+  tenantId: string,
+  fragment: string,
+  limit: number,
+): Promise<string[]> {
+  const db = await executor();
+  const rows = await db
+    .selectDistinct({ userId: emails.userId })
+    .from(emails)
+    .where(and(eq(emails.tenantId, tenantId), ilike(emails.address, likePattern(fragment))))
+    .limit(limit);
+  return rows.map((row) => row.userId);
 }

@@ -118,7 +118,7 @@ export const ERROR_CODES = {
   /** No credential with this id (of this user). */
   CREDENTIAL_NOT_FOUND: "Not Found",
 
-  // Authenticator API (lib/authenticator)
+  // Authenticator API (lib/uaf-requests on lib/ceremonies/uaf)
   /** No UAF request with this id for this tenant. */
   UAF_REQUEST_NOT_FOUND: "Not Found",
   /** The UAF request is no longer pending. */
@@ -166,6 +166,34 @@ export const ERROR_CODES = {
   SAML_RESPONSE_INVALID: "Bad Request",
   /** The assertion id was already consumed. */
   SAML_ASSERTION_REPLAYED: "Bad Request",
+  /** The provider account was linked (to whichever user) by a concurrent request between look-up and insert. */
+  IDENTITY_ALREADY_LINKED: "Conflict",
+  /** The provider account is linked to another user of the tenant. */
+  IDENTITY_LINKED_ELSEWHERE: "Conflict",
+
+  // Console operators (lib/operators)
+  /** No operator with this id or email. */
+  OPERATOR_NOT_FOUND: "Not Found",
+  /** An operator with this email exists. */
+  OPERATOR_EXISTS: "Conflict",
+  /** The change would leave the console without an owner. */
+  LAST_OWNER: "Conflict",
+  /** The setup link was used: the console has operators already. */
+  CONSOLE_ALREADY_SET_UP: "Conflict",
+  /** The operator has no passkey with this id. */
+  OPERATOR_PASSKEY_NOT_FOUND: "Not Found",
+  /** The operator's last passkey (the only way in) cannot be removed. */
+  LAST_OPERATOR_PASSKEY: "Conflict",
+  /** A tenant named in the request (a grant, a path) does not exist. */
+  TENANT_NOT_FOUND: "Not Found",
+
+  // Webhooks (lib/webhooks)
+  /** The tenant has no webhook endpoint with this id. */
+  WEBHOOK_NOT_FOUND: "Not Found",
+  /** The tenant has as many webhook endpoints as allowed. */
+  WEBHOOK_LIMIT_REACHED: "Conflict",
+  /** The tenant's webhook has no delivery with this id. */
+  WEBHOOK_DELIVERY_NOT_FOUND: "Not Found",
 } as const satisfies Record<string, string>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

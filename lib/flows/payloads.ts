@@ -1,8 +1,8 @@
-import { credentialWire } from "@/lib/contracts/credentials";
-import { emailWire } from "@/lib/contracts/public/emails";
-import { longClaims, usernameWire, type LongClaims } from "@/lib/contracts/public/sessions";
-import { selectUserCredentials } from "@/lib/credentials";
-import { selectUserEmails } from "@/lib/emails";
+import { credentialWire } from "@/lib/wire/credentials";
+import { emailWire } from "@/lib/wire/emails";
+import { longClaims, usernameWire, type LongClaims } from "@/lib/wire/sessions";
+import { findUserCredentials } from "@/lib/credentials";
+import { findUserEmails } from "@/lib/emails";
 import type { IssuedSession } from "@/lib/sessions";
 import type { Tenant } from "@/lib/tenants";
 import type { User } from "@/lib/users";
@@ -14,8 +14,8 @@ import { flowIdentities } from "./shared/identities";
 /** Hanko's flow `User`: what `<hanko-profile>` renders and `success` carries. */
 export async function flowUser(tenant: Tenant, user: User) {
   const [emails, credentials, otp, identities] = await Promise.all([
-    selectUserEmails(tenant.id, user.id),
-    selectUserCredentials(tenant.id, user.id),
+    findUserEmails(tenant.id, user.id),
+    findUserCredentials(tenant.id, user.id),
     hasOtpSecret(tenant.id, user.id),
     listIdentities(tenant.id, user.id),
   ]);

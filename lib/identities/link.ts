@@ -1,5 +1,6 @@
 import type { IdentityRow } from "@/lib/db/schema";
-import { insertIdentity, updateIdentity, type IdentityValues } from "./store";
+import type { IdentityValues } from "./identity";
+import { insertIdentity, updateIdentity } from "./store";
 
 /*
  * The identity rows a sign-in or a connection writes (lib/accounts decides which, under the user's lock,

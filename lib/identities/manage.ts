@@ -8,9 +8,15 @@ import {
   deleteIdentityRow,
   deleteProviderIdentityRows,
   deleteUserIdentityRows,
+  selectIdentity,
   selectUserIdentities,
-  type IdentityKind,
 } from "./store";
+import type { IdentityKey, IdentityKind } from "./identity";
+
+/** The tenant's identity for this provider account, whichever user holds it. */
+export function findIdentity(tenantId: string, key: IdentityKey): Promise<IdentityRow | undefined> {
+  return selectIdentity(tenantId, key);
+}
 
 /** The user's identities at third-party and SAML providers, oldest first. */
 export async function listIdentities(tenantId: string, userId: string): Promise<IdentityRow[]> {

@@ -1,16 +1,9 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import { executor } from "@/lib/db";
 import { identities, type IdentityRow } from "@/lib/db/schema";
+import type { IdentityKey, IdentityKind, IdentityValues } from "./identity";
 
-export type IdentityKind = "oauth" | "saml";
-
-export interface IdentityKey {
-  kind: IdentityKind;
-  providerId: string;
-  subject: string;
-}
-
-export async function findIdentity(tenantId: string, key: IdentityKey): Promise<IdentityRow | undefined> {
+export async function selectIdentity(tenantId: string, key: IdentityKey): Promise<IdentityRow | undefined> {
   const db = await executor();
   const [row] = await db
     .select()
@@ -24,14 +17,6 @@ export async function findIdentity(tenantId: string, key: IdentityKey): Promise<
       ),
     );
   return row;
-}
-
-export interface IdentityValues extends IdentityKey {
-  userId: string;
-  email: string | null;
-  emailVerified: boolean;
-  claims: Record<string, unknown>;
-  tokensSealed: string | null;
 }
 
 /** Inserts the identity; undefined when another user got the same provider account first. */

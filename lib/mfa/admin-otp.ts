@@ -3,7 +3,7 @@ import { transaction } from "@/lib/db";
 import type { OtpSecretRow } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import { requirePlatformUser } from "@/lib/users";
-import { deleteOtpSecret, findOtpSecret } from "./store";
+import { deleteOtpSecret, selectOtpSecret } from "./store";
 
 // The admin API's view of a user's authenticator app (TOTP secret), with the API key as the actor. An
 // unknown user, another tenant's or a Passkey API user is USER_NOT_FOUND (`requirePlatformUser`).
@@ -14,7 +14,7 @@ const otpNotFound = () =>
 /** The user's TOTP secret row (never the secret on any wire); NOT_FOUND when there is none. */
 export async function getOtpOfUser(tenantId: string, userId: string): Promise<OtpSecretRow> {
   await requirePlatformUser(tenantId, userId);
-  const row = await findOtpSecret(tenantId, userId);
+  const row = await selectOtpSecret(tenantId, userId);
   if (!row) throw otpNotFound();
   return row;
 }

@@ -1,10 +1,12 @@
 import QRCode from "qrcode";
 import { Secret, TOTP } from "otpauth";
 import { seal, unseal } from "@/lib/crypto";
+import type { OtpSecretRow } from "@/lib/db/schema";
 import type { Tenant } from "@/lib/tenants";
 import {
   deleteOtpSecret,
   findOtpSecretWithLock,
+  selectOtpSecret,
   recordOtpFailure,
   upsertOtpSecret,
   useOtpStep,
@@ -86,4 +88,13 @@ export async function checkOtpCode(tenant: Tenant, userId: string, code: string)
     return { result: "invalid", ...(await recordOtpFailure(tenant.id, userId, MAX_OTP_FAILURES)) };
   }
   return { result: (await useOtpStep(tenant.id, userId, step)) ? "ok" : "used" };
+}
+
+/** The user's authenticator-app secret (sealed), with when it was set up. */
+export function findOtpSecret(tenantId: string, userId: string): Promise<OtpSecretRow | undefined> {
+  return selectOtpSecret(tenantId, userId);
+}
+
+export async function hasOtpSecret(tenantId: string, userId: string): Promise<boolean> {
+  return (await selectOtpSecret(tenantId, userId)) !== undefined;
 }

@@ -3,7 +3,7 @@ import { executor } from "@/lib/db";
 import { otpSecrets, type OtpSecretRow } from "@/lib/db/schema";
 import { lockSecondsLeft } from "@/lib/rate-limit/growing-lock";
 
-export async function findOtpSecret(tenantId: string, userId: string): Promise<OtpSecretRow | undefined> {
+export async function selectOtpSecret(tenantId: string, userId: string): Promise<OtpSecretRow | undefined> {
   const db = await executor();
   const [row] = await db
     .select()
@@ -11,10 +11,6 @@ export async function findOtpSecret(tenantId: string, userId: string): Promise<O
     .where(and(eq(otpSecrets.tenantId, tenantId), eq(otpSecrets.userId, userId)))
     .limit(1);
   return row;
-}
-
-export async function hasOtpSecret(tenantId: string, userId: string): Promise<boolean> {
-  return (await findOtpSecret(tenantId, userId)) !== undefined;
 }
 
 /** Sets (or replaces) the user's sealed TOTP secret. */

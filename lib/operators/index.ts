@@ -1,23 +1,20 @@
 export { consoleOrigin, consoleTenant, consoleUrl } from "./console-tenant";
 export {
-  CreateOperatorInput,
-  ENROLMENT_TTL_MINUTES,
-  UpdateOperatorInput,
   canSeeTenant,
   countOperators,
-  createOperator,
   findOperator,
   findOperatorByEmail,
-  issueSetupLinkIfNeeded,
   listOperators,
   operatorActor,
-  operatorsLog,
-  recoverOperator,
-  removeOperator,
-  updateOperator,
   type Operator,
   type OperatorActor,
-} from "./operators";
+} from "./operator";
+export { operatorsLog } from "./log";
+export { ENROLMENT_TTL_MINUTES, issueSetupLinkIfNeeded } from "./enrolments";
+export { CreateOperatorInput, createOperator } from "./create-operator";
+export { UpdateOperatorInput, updateOperator } from "./update-operator";
+export { removeOperator } from "./remove-operator";
+export { recoverOperator } from "./recover-operator";
 export {
   beginAddPasskey,
   beginEnrolment,

@@ -49,7 +49,7 @@ describe("operators", () => {
     const { operator: owner } = await createOperator({ email: "Owner@Ops.test", role: "owner" }, "cli");
     expect(owner).toMatchObject({ email: "owner@ops.test", role: "owner", tenantIds: [] });
     await expect(createOperator({ email: "owner@ops.test" }, "cli")).rejects.toMatchObject({
-      code: "CONFLICT",
+      code: "OPERATOR_EXISTS",
     });
 
     const { operator: viewer } = await createOperator(
@@ -74,7 +74,7 @@ describe("operators", () => {
         { role: "admin", tenantIds: ["00000000-0000-4000-8000-000000000000"] },
         "cli",
       ),
-    ).rejects.toMatchObject({ code: "NOT_FOUND" });
+    ).rejects.toMatchObject({ code: "TENANT_NOT_FOUND" });
 
     // The only owner can neither be removed nor demoted; with a second owner it can. Operators are not
     // tenant-scoped: on the suite's shared Postgres other files' owners exist meanwhile, so the "only
@@ -82,15 +82,15 @@ describe("operators", () => {
     const alone = async (id: string) =>
       !(await listOperators()).some((o) => o.role === "owner" && o.id !== id);
     if (await alone(owner.id)) {
-      await expect(removeOperator(owner.id, "cli")).rejects.toMatchObject({ code: "CONFLICT" });
+      await expect(removeOperator(owner.id, "cli")).rejects.toMatchObject({ code: "LAST_OWNER" });
       await expect(updateOperator(owner.id, { role: "viewer" }, "cli")).rejects.toMatchObject({
-        code: "CONFLICT",
+        code: "LAST_OWNER",
       });
     } else expect(process.env.DATABASE_URL).toBeTruthy();
     await updateOperator(viewer.id, { role: "owner" }, "cli");
     await removeOperator(owner.id, `operator:${viewer.id}`);
     if (await alone(viewer.id)) {
-      await expect(removeOperator(viewer.id, "cli")).rejects.toMatchObject({ code: "CONFLICT" });
+      await expect(removeOperator(viewer.id, "cli")).rejects.toMatchObject({ code: "LAST_OWNER" });
     }
     expect((await listOperators()).map((o) => o.id)).not.toContain(owner.id);
   });
@@ -127,7 +127,9 @@ describe("operators", () => {
     await expect(describeEnrolment(tokenOf(third.enrolment.url))).rejects.toMatchObject({
       code: "TOKEN_NOT_FOUND",
     });
-    await expect(recoverOperator("nobody@ops.test", "cli")).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(recoverOperator("nobody@ops.test", "cli")).rejects.toMatchObject({
+      code: "OPERATOR_NOT_FOUND",
+    });
   });
 
   it("console sessions end after 30 idle minutes, 12 hours, or when revoked", async () => {
@@ -173,7 +175,7 @@ describe("operators", () => {
     const { operator, authenticator } = await enrol(enrolment.url);
     const [only] = await listOperatorPasskeys(operator.id);
     await expect(removeOperatorPasskey(operator, only!.id, context)).rejects.toMatchObject({
-      code: "CONFLICT",
+      code: "LAST_OPERATOR_PASSKEY",
     });
 
     // Only with a recent sign-in.
@@ -199,10 +201,10 @@ describe("operators", () => {
       "Work laptop",
     );
     await expect(renameOperatorPasskey(other, only!.id, "Mine now", context)).rejects.toMatchObject({
-      code: "NOT_FOUND",
+      code: "OPERATOR_PASSKEY_NOT_FOUND",
     });
     await expect(renameOperatorPasskey(operator, "unknown", "x", context)).rejects.toMatchObject({
-      code: "NOT_FOUND",
+      code: "OPERATOR_PASSKEY_NOT_FOUND",
     });
     expect((await listOperatorPasskeys(operator.id)).find((p) => p.id === only!.id)?.name).toBe(
       "Work laptop",
@@ -211,7 +213,7 @@ describe("operators", () => {
     await removeOperatorPasskey(operator, only!.id, context);
     expect((await listOperatorPasskeys(operator.id)).map((p) => p.id)).not.toContain(only!.id);
     await expect(removeOperatorPasskey(operator, "unknown", context)).rejects.toMatchObject({
-      code: "NOT_FOUND",
+      code: "OPERATOR_PASSKEY_NOT_FOUND",
     });
   });
 });

@@ -14,30 +14,21 @@ import {
   type CreationOptions,
 } from "@/lib/ceremonies/webauthn";
 import {
-  deleteAllUserCredentialRows,
-  deleteUserCredentialRow,
+  findUserCredentials,
+  removeCredential,
   renameUserCredential,
-  selectUserCredentials,
   type Credential,
 } from "@/lib/credentials";
-import { executor, transaction } from "@/lib/db";
-import { operators } from "@/lib/db/schema";
-import { AppError, NotFound } from "@/lib/errors";
+import { transaction } from "@/lib/db";
+import { AppError } from "@/lib/errors";
 import { consumeRateLimit } from "@/lib/rate-limit";
 import { findUserByExternalId } from "@/lib/users";
-import { eq } from "drizzle-orm";
 import { consoleTenant } from "./console-tenant";
-import {
-  consumeEnrolment,
-  findEnrolment,
-  findOperator,
-  insertFirstOwner,
-  OperatorEmail,
-  operatorActor,
-  operatorsLog,
-  type Operator,
-} from "./operators";
+import { consumeEnrolment, createFirstOwner, findEnrolment } from "./enrolments";
+import { operatorsLog } from "./log";
+import { findOperator, OperatorEmail, operatorActor, type Operator } from "./operator";
 import { createOperatorSession } from "./sessions";
+import { updateOperatorSignIn } from "./store";
 
 /**
  * Operators' passkeys: credentials of the console tenant whose user's external id is the operator id,
@@ -103,7 +94,7 @@ export async function finishEnrolment(
     } else {
       const user = await findUserByExternalId(tenant.id, subject);
       if (!user?.username) throw invalidLink();
-      operator = await insertFirstOwner(subject, user.username);
+      operator = await createFirstOwner(subject, user.username);
     }
     await operatorsLog(
       enrolment.operator ? "operator.passkey.enrolled" : "operator.setup.completed",
@@ -131,8 +122,7 @@ export async function finishSignIn(
   const { token } = await finalizeLogin(tenant, "login", response, context);
   const operator = await findOperator(decodeJwt(token).sub ?? "");
   if (!operator) throw new AppError("UNAUTHORIZED", "this passkey belongs to no operator");
-  const db = await executor();
-  await db.update(operators).set({ lastSignInAt: new Date() }).where(eq(operators.id, operator.id));
+  await updateOperatorSignIn(operator.id);
   const sessionId = await createOperatorSession(operator.id, context);
   await operatorsLog(
     "operator.signed_in",
@@ -188,7 +178,7 @@ export async function finishAddPasskey(
 export async function listOperatorPasskeys(operatorId: string): Promise<Credential[]> {
   const tenant = await consoleTenant();
   const user = await findUserByExternalId(tenant.id, operatorId);
-  return user ? selectUserCredentials(tenant.id, user.id) : [];
+  return user ? findUserCredentials(tenant.id, user.id) : [];
 }
 
 /** Removes one of the operator's passkeys; the last one stays (it is the only way in). */
@@ -196,12 +186,12 @@ export async function removeOperatorPasskey(operator: Operator, credentialId: st
   const tenant = await consoleTenant();
   await transaction(async () => {
     const user = await findUserByExternalId(tenant.id, operator.id);
-    const passkeys = user ? await selectUserCredentials(tenant.id, user.id) : [];
+    const passkeys = user ? await findUserCredentials(tenant.id, user.id) : [];
     if (!user || !passkeys.some((passkey) => passkey.id === credentialId))
-      throw new NotFound("passkey not found");
+      throw new AppError("OPERATOR_PASSKEY_NOT_FOUND", "passkey not found");
     if (passkeys.length <= 1)
-      throw new AppError("CONFLICT", "your last passkey cannot be removed; add another first");
-    await deleteUserCredentialRow(tenant.id, user.id, credentialId);
+      throw new AppError("LAST_OPERATOR_PASSKEY", "your last passkey cannot be removed; add another first");
+    await removeCredential(tenant.id, user.id, credentialId);
     await operatorsLog(
       "operator.passkey.removed",
       operatorActor(operator),
@@ -224,11 +214,11 @@ export async function renameOperatorPasskey(
   const tenant = await consoleTenant();
   return transaction(async () => {
     const user = await findUserByExternalId(tenant.id, operator.id);
-    if (!user) throw new NotFound("passkey not found");
+    if (!user) throw new AppError("OPERATOR_PASSKEY_NOT_FOUND", "passkey not found");
     const renamed = await renameUserCredential(tenant.id, user.id, credentialId, name, context).catch(
       (error: unknown) => {
         if (error instanceof AppError && error.code === "CREDENTIAL_NOT_FOUND")
-          throw new NotFound("passkey not found");
+          throw new AppError("OPERATOR_PASSKEY_NOT_FOUND", "passkey not found");
         throw error;
       },
     );
@@ -240,10 +230,4 @@ export async function renameOperatorPasskey(
     );
     return renamed;
   });
-}
-
-export async function deleteOperatorPasskeys(operatorId: string): Promise<void> {
-  const tenant = await consoleTenant();
-  const user = await findUserByExternalId(tenant.id, operatorId);
-  if (user) await deleteAllUserCredentialRows(tenant.id, user.id);
 }

@@ -11,6 +11,7 @@ import {
   passcodeUserId,
   recordFailedAttempt,
   type PasscodeState,
+  updatePasscodesDetached,
 } from "./store";
 
 export interface CodeInput {
@@ -98,4 +99,13 @@ export async function passcodeOwner(tenantId: string, id: string): Promise<strin
 /** Locks a code for checking (`useCode`) until the transaction ends; undefined when there is none. */
 export async function lockCode(tenantId: string, id: string): Promise<PasscodeState | undefined> {
   return lockPasscode(tenantId, id);
+}
+
+/**
+ * The address is gone (removed, or taken by another user): its codes lose their email, so they can no
+ * longer be finalized, but keep the address and failure count, so deleting and re-adding an address
+ * does not reset the attempt limit.
+ */
+export function detachPasscodes(tenantId: string, emailId: string): Promise<void> {
+  return updatePasscodesDetached(tenantId, emailId);
 }

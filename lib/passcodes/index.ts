@@ -10,6 +10,7 @@ export {
 } from "./initialize";
 export {
   checkPasscode,
+  detachPasscodes,
   lockCode,
   passcodeOwner,
   unusableReason,
@@ -20,4 +21,3 @@ export {
 export { generateCode, MAX_FAILED_ATTEMPTS } from "./code";
 export { passcodeErrors } from "./errors";
 export { requesterOf } from "./requester";
-export { detachPasscodes } from "./store";

@@ -127,7 +127,7 @@ export async function markPasscodeUsed(tenantId: string, id: string): Promise<bo
  * lose their email (so they can no longer be finalized) but keep the address and failure count, so
  * deleting and re-adding an address does not reset the attempt limit.
  */
-export async function detachPasscodes(tenantId: string, emailId: string): Promise<void> {
+export async function updatePasscodesDetached(tenantId: string, emailId: string): Promise<void> {
   const db = await executor();
   await db
     .update(passcodes)

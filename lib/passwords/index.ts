@@ -1,7 +1,7 @@
 export { loginWithPassword, type PasswordLoginInput } from "./login";
 export { discardPassword, savePasswordHash, setFirstPassword } from "./set-password";
 export { hashPassword } from "./hashing";
-export { deletePassword, hasPassword } from "./manage";
+export { deletePassword, findPassword, hasPassword } from "./manage";
 export {
   MAX_FAILED_ATTEMPTS,
   MAX_PASSWORD_LENGTH,
@@ -11,6 +11,4 @@ export {
   minPasswordLength,
   normalizePassword,
 } from "./rules";
-// The admin user (lib/users getAdminUser) shows when the password was set.
-export { findPassword } from "./store";
-export { hasPasswordCondition } from "./has-password";
+export { hasPasswordCondition } from "./fragments";

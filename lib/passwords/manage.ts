@@ -1,13 +1,14 @@
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { AppError } from "@/lib/errors";
+import type { PasswordRow } from "@/lib/db/schema";
 import type { Tenant } from "@/lib/tenants";
 import type { User } from "@/lib/users";
 import { ensurePasswordsEnabled } from "./rules";
-import { deletePasswordRow, findPassword } from "./store";
+import { deletePasswordRow, selectPassword } from "./store";
 
 /** Whether the user has a password (locked or not). Setting and changing it is `setPassword`. */
 export async function hasPassword(tenantId: string, userId: string): Promise<boolean> {
-  return (await findPassword(tenantId, userId)) !== undefined;
+  return (await selectPassword(tenantId, userId)) !== undefined;
 }
 
 /**
@@ -23,4 +24,9 @@ export async function deletePassword(tenant: Tenant, user: User, context: AuditC
     }
     await recordAuditEvent(tenant.id, { ...audit, type: "password.delete.succeeded" });
   });
+}
+
+/** The user's password row (its hash and when it was set); undefined when the user has none. */
+export function findPassword(tenantId: string, userId: string): Promise<PasswordRow | undefined> {
+  return selectPassword(tenantId, userId);
 }

@@ -3,7 +3,7 @@ import { growingLockInterval, lockSecondsLeft } from "@/lib/rate-limit/growing-l
 import { executor } from "@/lib/db";
 import { passwords, type PasswordRow } from "@/lib/db/schema";
 
-export async function findPassword(tenantId: string, userId: string): Promise<PasswordRow | undefined> {
+export async function selectPassword(tenantId: string, userId: string): Promise<PasswordRow | undefined> {
   const db = await executor();
   const [row] = await db
     .select()

@@ -13,7 +13,7 @@ import {
 } from "./rules";
 import {
   clearAttempts,
-  findPassword,
+  selectPassword,
   lockIfExhausted,
   passwordLockSecondsLeft,
   reserveAttempt,
@@ -90,7 +90,7 @@ export async function checkKnownUserPassword(
 ): Promise<void> {
   const reserved = await reserveAttempt(tenant.id, userId, MAX_FAILED_ATTEMPTS);
   if (!reserved) {
-    if (!(await findPassword(tenant.id, userId))) {
+    if (!(await selectPassword(tenant.id, userId))) {
       // As slow as a wrong password, so timing does not tell whether the user has one.
       await verifyDummy(normalized);
       throw new PasswordRejected("the user has no password");
@@ -122,7 +122,7 @@ export async function checkKnownUserPassword(
 
 /**
  * Audits a failed password check as `${type}.failed` for `userId`: the reason (a `PasswordRejected`'s
- * own, else the error's message and details) and the status the caller sees. An audit failure is only
+ * own, else the error's message and details) and its named code. An audit failure is only
  * logged (`logMessage`), so the caller's error stands.
  */
 export async function recordPasswordFailure(
@@ -135,12 +135,12 @@ export async function recordPasswordFailure(
 ): Promise<void> {
   const failure = failureDetails(error);
   const reason = error instanceof PasswordRejected ? error.reason : failure.reason;
-  const status = failure.status;
+  const code = failure.code;
   try {
     await recordAuditEvent(tenant.id, {
       ...audit,
       type: `${type}.failed`,
-      details: { user_id: userId, reason, status },
+      details: { user_id: userId, reason, code },
     });
   } catch (auditError) {
     getLogger().error({ err: auditError, type }, logMessage);

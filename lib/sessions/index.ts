@@ -12,7 +12,7 @@ export {
   type SessionClaims,
   type ValidSession,
 } from "./sessions";
-export { selectUserSessions } from "./store";
+export { findUserSessions } from "./lookups";
 export { sweepExpiredSessions } from "./sweep-expired-sessions";
 export { validateSessionToken, type SessionValidation } from "./validate";
 export { userAgentName, userAgentParts } from "./user-agent";

@@ -1,6 +1,6 @@
 export { createTenant } from "./create-tenant";
-export { getTenant } from "./get-tenant";
-export { findTenant } from "./store";
+export { ensureSystemTenant } from "./system-tenant";
+export { findTenant, getTenant } from "./get-tenant";
 export { listTenants } from "./list-tenants";
 export { updateTenant } from "./update-tenant";
 export {

@@ -28,7 +28,7 @@ function toTenantWithKey(row: TenantRow & { activeSigningKeyId: string | null })
  * The tenant with its active signing key's id. On the embedded database, read outside a transaction,
  * from the process's cache when there (lib/tenants/cache.ts).
  */
-export async function findTenant(tenantId: string): Promise<Tenant | undefined> {
+export async function selectTenant(tenantId: string): Promise<Tenant | undefined> {
   if (!UUID_PATTERN.test(tenantId)) return undefined;
   const cacheable = !inTransaction() && (await getDatabase()).kind === "pglite";
   if (cacheable) {
@@ -71,4 +71,36 @@ export async function updateTenantRow(
     .returning(withSigningKeyId(tenantId));
   forgetTenants();
   return row ? toTenantWithKey(row) : undefined;
+}
+
+/** The hidden system tenant (the console's), which selectTenant and selectTenants never return. */
+export async function selectSystemTenant(): Promise<Tenant | undefined> {
+  const db = await executor();
+  const [row] = await db.select().from(tenants).where(eq(tenants.system, true)).limit(1);
+  return row ? toTenant(row) : undefined;
+}
+
+/** Moves the system tenant to this RP ID and origins; the row as updated. */
+export async function updateSystemTenantParty(
+  tenantId: string,
+  party: { rpId: string; origins: string[] },
+): Promise<Tenant | undefined> {
+  const db = await executor();
+  const [row] = await db
+    .update(tenants)
+    .set({ ...party, updatedAt: new Date() })
+    .where(and(eq(tenants.id, tenantId), eq(tenants.system, true)))
+    .returning();
+  return row ? toTenant(row) : undefined;
+}
+
+/** Inserts the system tenant; undefined when another instance inserted it first. */
+export async function insertSystemTenant(values: NewTenant): Promise<Tenant | undefined> {
+  const db = await executor();
+  const [row] = await db
+    .insert(tenants)
+    .values({ ...values, system: true })
+    .onConflictDoNothing()
+    .returning();
+  return row ? toTenant(row) : undefined;
 }

@@ -1,7 +1,7 @@
 import { NotFound } from "@/lib/errors";
 import { transaction } from "@/lib/db";
 import { UpdateTenantInput } from "@/lib/settings/schemas";
-import { findTenant, updateTenantRow } from "./store";
+import { selectTenant, updateTenantRow } from "./store";
 import { applySettingsPatch } from "./settings";
 import type { Tenant } from "./tenant";
 import { checkOriginsMatchRpId, parseSettings } from "./validate-settings";
@@ -10,7 +10,7 @@ import { checkOriginsMatchRpId, parseSettings } from "./validate-settings";
 export async function updateTenant(tenantId: string, input: UpdateTenantInput): Promise<Tenant> {
   const patch = parseSettings(UpdateTenantInput, input);
   return transaction(async () => {
-    const current = await findTenant(tenantId);
+    const current = await selectTenant(tenantId);
     if (!current) throw new NotFound("Tenant not found");
     checkOriginsMatchRpId(patch.rpId ?? current.rpId, patch.origins ?? current.origins);
     const updated = await updateTenantRow(tenantId, {

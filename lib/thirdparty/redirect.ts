@@ -51,6 +51,8 @@ const HANKO_ERRORS: Partial<Record<string, string>> = {
   THIRD_PARTY_EMAIL_MISSING: "missing_email",
   THIRD_PARTY_LINKING_DISABLED: "user_conflict",
   CONFLICT: "user_conflict",
+  IDENTITY_ALREADY_LINKED: "user_conflict",
+  IDENTITY_LINKED_ELSEWHERE: "user_conflict",
   SIGN_UP_DISABLED: "signup_disabled",
   EMAIL_LIMIT_REACHED: "email_maxnum",
 };

@@ -119,11 +119,8 @@ export async function startThirdPartySignIn(
   }
 }
 
-/** The audit details of a failure: its platform status and reason, and the domain code. */
-const failed = (error: unknown) => ({
-  ...failureDetails(error),
-  code: error instanceof AppError ? error.code : "INTERNAL",
-});
+/** The audit details of a failure: its reason and named code. */
+const failed = (error: unknown) => failureDetails(error);
 
 /** What the callback answers: always a redirect once the state is known. */
 export interface ThirdPartyFinish {

@@ -7,6 +7,7 @@ export {
   fetchRequestForApp,
   getRequest,
   oobUrl,
+  sweepOldRequests,
   tenantOfRequest,
   toAppView,
   QR_DEFAULT_SIZE,
@@ -16,5 +17,4 @@ export {
 export { deleteDevice, listDevices, renameDevice, toDevice, type Device } from "./devices";
 export type { AuthenticatorRequest } from "./request";
 export { TEST_VENDOR_ID, trustedFacetIds } from "./policy";
-export { sweepOldRequests } from "./store";
 export { devicesOfUser } from "./user-devices";

@@ -6,7 +6,7 @@ import { AppError } from "@/lib/errors";
 import { getTenant, type Tenant } from "@/lib/tenants";
 import { checkOobToken, newOobToken, tokenUsable } from "./oob-token";
 import { toAuthenticatorRequest, type AuthenticatorRequest } from "./request";
-import { completeRequest, findRequest, findRequestTenant, setOobTokenHash } from "./store";
+import { completeRequest, deleteOldRequests, findRequest, findRequestTenant, setOobTokenHash } from "./store";
 
 /** The request as it reads now (status check); polling is not audited (docs/authenticator-api.md). */
 export async function getRequest(tenant: Tenant, requestId: string): Promise<AuthenticatorRequest> {
@@ -161,4 +161,9 @@ export async function fetchRequestForApp(
     });
     return { tenant, request: toAppView(toAuthenticatorRequest(tenant, record)) };
   });
+}
+
+/** Deletes requests of every tenant whose `validUntil` lies more than the retention period back; how many. */
+export function sweepOldRequests(): Promise<number> {
+  return deleteOldRequests();
 }

@@ -52,11 +52,11 @@ export async function insertRequest(values: NewRequest): Promise<void> {
 
 /** Called after a create commits: one in this many sweeps old requests, outside the create's transaction. */
 export async function maybeSweepOldRequests(): Promise<void> {
-  if (Math.random() * SWEEP_EVERY < 1) await sweepOldRequests();
+  if (Math.random() * SWEEP_EVERY < 1) await deleteOldRequests();
 }
 
 /** Deletes requests of every tenant whose `validUntil` lies more than the retention period back. */
-export async function sweepOldRequests(): Promise<number> {
+export async function deleteOldRequests(): Promise<number> {
   const db = await executor();
   const rows = await db
     .delete(uafRequests)

@@ -1,15 +1,21 @@
 // lib/users owns the `users` table, the user lock and the lookups of a user. What spans owners (sign-up,
 // the admin and public views of a user, deletion) lives above, in lib/accounts.
 export {
+  addUser,
   countUsersByTenant,
   findUser,
   findUserByExternalId,
-  insertUser,
   lockUser,
   upsertExternalUser,
-  type ExternalUserProfile,
-} from "./store";
-export type { User } from "./user";
+} from "./rows";
+export type {
+  ExternalUserProfile,
+  NewAdminUser,
+  PlatformUserFilter,
+  User,
+  UserCondition,
+  UserProfileChanges,
+} from "./user";
 export { requirePlatformUser } from "./platform-user";
 export { findUserByUsername, USERNAME_PATTERN } from "./lookup";
 export {
@@ -27,4 +33,3 @@ export {
   pagePlatformUsers,
   removeUser,
 } from "./users";
-export type { NewAdminUser, PlatformUserFilter, UserCondition, UserProfileChanges } from "./store";

@@ -1,6 +1,6 @@
 import { AppError } from "@/lib/errors";
 import { UUID_PATTERN } from "@/lib/tenants/tenant";
-import { findUser, lockUser } from "./store";
+import { selectUser, selectUserForUpdate } from "./store";
 import type { User } from "./user";
 
 /**
@@ -8,7 +8,7 @@ import type { User } from "./user";
  * unknown id, another tenant's user and a Passkey API user (managed through the Passkey API, known by
  * its `external_id`) are all the same "no such user" there, on `/users/{id}` and on every sub-resource
  * (emails, WebAuthn credentials, password, OTP, sessions, impersonation). With `lock`, takes the user's
- * row lock first (`lockUser`: call it inside the caller's transaction, before the user's rows).
+ * row lock first (`selectUserForUpdate`: call it inside the caller's transaction, before the user's rows).
  */
 export async function requirePlatformUser(
   tenantId: string,
@@ -17,8 +17,8 @@ export async function requirePlatformUser(
 ): Promise<User> {
   const notFound = () => new AppError("USER_NOT_FOUND", undefined, { details: ["user not found"] });
   if (!UUID_PATTERN.test(userId)) throw notFound();
-  if (options.lock && !(await lockUser(tenantId, userId))) throw notFound();
-  const user = await findUser(tenantId, userId);
+  if (options.lock && !(await selectUserForUpdate(tenantId, userId))) throw notFound();
+  const user = await selectUser(tenantId, userId);
   if (!user || user.externalId !== null) throw notFound();
   return user;
 }

@@ -1,19 +1,18 @@
-import { and, asc, desc, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import { executor, likePattern } from "@/lib/db";
-import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { users } from "@/lib/db/schema";
 import { UUID_PATTERN } from "@/lib/tenants/tenant";
-import { toUser, type User } from "./user";
-
-export interface ExternalUserProfile {
-  externalId: string;
-  username: string;
-  displayName: string;
-  icon: string | null;
-}
+import {
+  toUser,
+  type ExternalUserProfile,
+  type NewAdminUser,
+  type PlatformUserFilter,
+  type User,
+  type UserProfileChanges,
+} from "./user";
 
 /** Creates the user with this external id, or overwrites its profile (as Hanko does on every registration). */
-export async function upsertExternalUser(tenantId: string, profile: ExternalUserProfile): Promise<User> {
+export async function upsertExternalUserRow(tenantId: string, profile: ExternalUserProfile): Promise<User> {
   const db = await executor();
   const [row] = await db
     .insert(users)
@@ -31,7 +30,10 @@ export async function upsertExternalUser(tenantId: string, profile: ExternalUser
   return toUser(row!);
 }
 
-export async function findUserByExternalId(tenantId: string, externalId: string): Promise<User | undefined> {
+export async function selectUserByExternalId(
+  tenantId: string,
+  externalId: string,
+): Promise<User | undefined> {
   const db = await executor();
   const [row] = await db
     .select()
@@ -41,7 +43,7 @@ export async function findUserByExternalId(tenantId: string, externalId: string)
   return row ? toUser(row) : undefined;
 }
 
-export async function findUser(tenantId: string, userId: string): Promise<User | undefined> {
+export async function selectUser(tenantId: string, userId: string): Promise<User | undefined> {
   if (!UUID_PATTERN.test(userId)) return undefined;
   const db = await executor();
   const [row] = await db
@@ -84,7 +86,7 @@ export async function deleteUserRow(tenantId: string, userId: string): Promise<b
  * Takes the user's row lock until the transaction ends: the one lock that serialises changes to a
  * user's addresses and credentials. False when the tenant has no such user.
  */
-export async function lockUser(tenantId: string, userId: string): Promise<boolean> {
+export async function selectUserForUpdate(tenantId: string, userId: string): Promise<boolean> {
   const db = await executor();
   const rows = await db
     .select({ id: users.id })
@@ -92,13 +94,6 @@ export async function lockUser(tenantId: string, userId: string): Promise<boolea
     .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)))
     .for("update");
   return rows.length === 1;
-}
-
-/** What the admin API may set when it creates a platform user. */
-export interface NewAdminUser {
-  id: string;
-  username: string | null;
-  createdAt?: Date;
 }
 
 /** A platform user with the admin's id, username and creation time; undefined when the id or username is taken. */
@@ -111,20 +106,6 @@ export async function insertAdminUser(tenantId: string, input: NewAdminUser): Pr
     .onConflictDoNothing()
     .returning();
   return row ? toUser(row) : undefined;
-}
-
-/** A condition on a user's id, built by the owner of another table (an `exists` over its rows). */
-export type UserCondition = (userId: AnyPgColumn) => SQL;
-
-/** Which platform users a page of the admin list shows. */
-export interface PlatformUserFilter {
-  userIds?: string[];
-  /** Part of a username (lower-case); with `address` too, either may match (Hanko's rule). */
-  username?: string;
-  /** The user holds a matching address (the condition comes from lib/emails). */
-  address?: UserCondition;
-  /** Further conditions every listed user meets (a passkey, a password: from their owners). */
-  conditions?: UserCondition[];
 }
 
 function platformUserConditions(tenantId: string, filter: PlatformUserFilter) {
@@ -170,9 +151,6 @@ export async function countPlatformUsers(tenantId: string, filter: PlatformUserF
 }
 
 /** The profile fields the admin API changes; a field left out stays, `null` clears it. */
-export type UserProfileChanges = Partial<
-  Pick<User, "username" | "name" | "givenName" | "familyName" | "picture">
->;
 
 /** Writes the changes to a platform user (the unique index on usernames may refuse). */
 export async function updatePlatformUser(
@@ -190,7 +168,7 @@ export async function updatePlatformUser(
 }
 
 /** How many users (platform and Passkey API) each of these tenants has; a tenant without users is absent. */
-export async function countUsersByTenant(tenantIds: string[]): Promise<Map<string, number>> {
+export async function selectUserCountsByTenant(tenantIds: string[]): Promise<Map<string, number>> {
   if (tenantIds.length === 0) return new Map();
   const db = await executor();
   const rows = await db

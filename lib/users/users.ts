@@ -5,11 +5,8 @@ import {
   insertPlatformUser,
   selectPlatformUsers,
   updatePlatformUser,
-  type NewAdminUser,
-  type PlatformUserFilter,
-  type UserProfileChanges,
 } from "./store";
-import type { User } from "./user";
+import type { NewAdminUser, PlatformUserFilter, User, UserProfileChanges } from "./user";
 
 /*
  * The operations on the users table that lib/accounts composes with the other owners (sign-up, the admin

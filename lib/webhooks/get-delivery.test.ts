@@ -19,10 +19,10 @@ describe("getDelivery", () => {
     expect(found.event.event).toBe("webhook.test");
     expect(found.attempts).toEqual([]);
     await expect(getDelivery(other.tenant.id, webhook.id, sent.delivery.id)).rejects.toMatchObject({
-      code: "NOT_FOUND",
+      code: "WEBHOOK_NOT_FOUND",
     });
     await expect(
       getDelivery(tenant.id, webhook.id, "00000000-0000-4000-8000-000000000000"),
-    ).rejects.toMatchObject({ code: "NOT_FOUND" });
+    ).rejects.toMatchObject({ code: "WEBHOOK_DELIVERY_NOT_FOUND" });
   });
 });

@@ -1,4 +1,4 @@
-import { NotFound } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import { findDelivery, selectAttempts } from "./store";
 import { getWebhook, type DeliveryInfo } from "./webhooks";
 
@@ -10,6 +10,6 @@ export async function getDelivery(
 ): Promise<DeliveryInfo> {
   await getWebhook(tenantId, webhookId);
   const found = await findDelivery(tenantId, webhookId, deliveryId);
-  if (!found) throw new NotFound("delivery not found");
+  if (!found) throw new AppError("WEBHOOK_DELIVERY_NOT_FOUND", "delivery not found");
   return { ...found, attempts: await selectAttempts([found.delivery.id]) };
 }

@@ -8,7 +8,7 @@ import type {
   WebhookRow,
   WebhookSubscription,
 } from "@/lib/db/schema";
-import { AppError, NotFound, ValidationFailed, formatZodIssues } from "@/lib/errors";
+import { AppError, ValidationFailed, formatZodIssues } from "@/lib/errors";
 import { isSubscribableEvent, TEST_EVENT } from "./events";
 import { newWebhookSecret, sealWebhookSecret } from "./secret";
 import { CallbackRefused, resolveCallback } from "./ssrf";
@@ -85,7 +85,7 @@ export async function listWebhooks(tenantId: string): Promise<WebhookRow[]> {
 
 export async function getWebhook(tenantId: string, webhookId: string): Promise<WebhookRow> {
   const row = await findWebhook(tenantId, webhookId);
-  if (!row) throw new NotFound("webhook not found");
+  if (!row) throw new AppError("WEBHOOK_NOT_FOUND", "webhook not found");
   return row;
 }
 
@@ -104,7 +104,7 @@ export async function createWebhook(
   const secret = newWebhookSecret();
   return transaction(async () => {
     if ((await countWebhooksLocked(tenantId)) >= MAX_WEBHOOKS_PER_TENANT)
-      throw new AppError("CONFLICT", undefined, {
+      throw new AppError("WEBHOOK_LIMIT_REACHED", undefined, {
         details: [`a tenant has at most ${MAX_WEBHOOKS_PER_TENANT} webhooks; delete one first`],
       });
     const webhook = await insertWebhook({
@@ -135,7 +135,7 @@ export async function updateWebhook(
   await checkCallback(callback);
   return transaction(async () => {
     const current = await findWebhook(tenantId, webhookId, { lock: true });
-    if (!current) throw new NotFound("webhook not found");
+    if (!current) throw new AppError("WEBHOOK_NOT_FOUND", "webhook not found");
     const reenabled = enabled && !current.enabled;
     const row = await updateWebhookRow(tenantId, webhookId, {
       callback,
@@ -158,7 +158,8 @@ export async function deleteWebhook(
   context: AuditContext,
 ): Promise<void> {
   await transaction(async () => {
-    if (!(await deleteWebhookRow(tenantId, webhookId))) throw new NotFound("webhook not found");
+    if (!(await deleteWebhookRow(tenantId, webhookId)))
+      throw new AppError("WEBHOOK_NOT_FOUND", "webhook not found");
     await recordAuditEvent(tenantId, { ...context, type: "webhook.deleted", details: { webhookId } });
   });
 }
@@ -172,7 +173,7 @@ export async function rotateWebhookSecret(
   const secret = newWebhookSecret();
   await transaction(async () => {
     const current = await findWebhook(tenantId, webhookId, { lock: true });
-    if (!current) throw new NotFound("webhook not found");
+    if (!current) throw new AppError("WEBHOOK_NOT_FOUND", "webhook not found");
     await updateWebhookRow(tenantId, webhookId, {
       secretEncrypted: sealWebhookSecret(tenantId, webhookId, secret),
       previousSecretEncrypted: current.secretEncrypted,
@@ -226,7 +227,7 @@ export async function replayDelivery(
   return transaction(async () => {
     await getWebhook(tenantId, webhookId);
     const original = await findDelivery(tenantId, webhookId, deliveryId);
-    if (!original) throw new NotFound("delivery not found");
+    if (!original) throw new AppError("WEBHOOK_DELIVERY_NOT_FOUND", "delivery not found");
     const delivery = await insertDelivery(tenantId, webhookId, original.event.id);
     await recordAuditEvent(tenantId, {
       ...context,

@@ -6,7 +6,7 @@ import * as validateRoute from "@/app/(public-api)/t/[tenantId]/sessions/validat
 import * as meRoute from "@/app/(public-api)/t/[tenantId]/me/route";
 import * as logoutRoute from "@/app/(public-api)/t/[tenantId]/logout/route";
 import type { FlowResponse } from "@/lib/flows";
-import { issueSession, selectUserSessions } from "@/lib/sessions";
+import { issueSession, findUserSessions } from "@/lib/sessions";
 import { upsertExternalUser } from "@/lib/users";
 import { adminCall } from "@/tests/helpers/admin-api";
 import {
@@ -19,6 +19,7 @@ import {
 import { act, expectState, startFlow } from "@/tests/helpers/flows";
 import { addTotp } from "@/tests/helpers/login";
 import { TEST_CONTEXT, publicCall, sessionFor } from "@/tests/helpers/public-api";
+import { expectFailureDetails } from "@/tests/helpers/audit";
 
 const path = (fx: AdminFixture) => `/t/${fx.tenant.id}/admin/sessions`;
 const impersonate = (fx: AdminFixture, body: unknown) =>
@@ -78,7 +79,7 @@ describe("POST /t/{tenant_id}/admin/sessions (impersonation)", () => {
       async (res) => decodeJwt(((await res.json()) as { session_token: string }).session_token).session_id,
     );
     const [givenId, plainId] = await Promise.all(ids);
-    const rows = await selectUserSessions(fx.tenant.id, fx.user.id);
+    const rows = await findUserSessions(fx.tenant.id, fx.user.id);
     expect(rows.find((row) => row.id === givenId)).toMatchObject({
       userAgent: "Support tool",
       ip: "2001:db8::1",
@@ -109,14 +110,14 @@ describe("POST /t/{tenant_id}/admin/sessions (impersonation)", () => {
     expect(actor).toMatch(/^api_key:/);
     const claims = decodeJwt(token);
     expect(claims.act).toEqual({ sub: actor });
-    const [row] = await selectUserSessions(fx.tenant.id, fx.user.id);
+    const [row] = await findUserSessions(fx.tenant.id, fx.user.id);
     expect(row!.impersonatedBy).toBe(actor);
     // /sessions/validate shows the claims it knows (Hanko's), the session stays valid.
     expect((await validate(fx, token)).is_valid).toBe(true);
     // A login's session has neither.
     const own = await sessionFor(fx.tenant, fx.user);
     expect(decodeJwt(own).act).toBeUndefined();
-    const rows = await selectUserSessions(fx.tenant.id, fx.user.id);
+    const rows = await findUserSessions(fx.tenant.id, fx.user.id);
     expect(rows.find((r) => r.id === decodeJwt(own).session_id)!.impersonatedBy).toBeNull();
   });
 
@@ -175,7 +176,7 @@ describe("POST /t/{tenant_id}/admin/sessions (impersonation)", () => {
     const other = await adminFixture();
     await expectAdminError(await impersonate(fx, { user_id: randomUUID() }), 404);
     await expectAdminError(await impersonate(fx, { user_id: other.user.id }), 404);
-    expect(await selectUserSessions(other.tenant.id, other.user.id)).toEqual([]);
+    expect(await findUserSessions(other.tenant.id, other.user.id)).toEqual([]);
     const [failed] = await auditEvents(fx.tenant.id, "session.impersonate.failed");
     expect(failed!.actor).toMatch(/^api_key:/);
   });
@@ -189,9 +190,9 @@ describe("POST /t/{tenant_id}/admin/sessions (impersonation)", () => {
       icon: null,
     });
     await expectAdminError(await impersonate(fx, { user_id: external.id }), 404);
-    expect(await selectUserSessions(fx.tenant.id, external.id)).toEqual([]);
+    expect(await findUserSessions(fx.tenant.id, external.id)).toEqual([]);
     const [failed] = await auditEvents(fx.tenant.id, "session.impersonate.failed");
-    expect(failed!.details).toMatchObject({ status: 404 });
+    expectFailureDetails(failed!.details, { status: 404 });
   });
 
   it("a token of one tenant is not valid in another", async () => {
@@ -216,7 +217,7 @@ describe("POST /t/{tenant_id}/admin/sessions (impersonation)", () => {
     ]) {
       await expectAdminError(await impersonate(fx, body), 400);
     }
-    expect(await selectUserSessions(fx.tenant.id, fx.user.id)).toEqual([]);
+    expect(await findUserSessions(fx.tenant.id, fx.user.id)).toEqual([]);
   });
 
   it("answers 401 without the tenant's admin key, starting no session", async () => {
@@ -227,6 +228,6 @@ describe("POST /t/{tenant_id}/admin/sessions (impersonation)", () => {
       params: { tenantId: fx.tenant.id },
       body: { user_id: fx.user.id },
     });
-    expect(await selectUserSessions(fx.tenant.id, fx.user.id)).toEqual([]);
+    expect(await findUserSessions(fx.tenant.id, fx.user.id)).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import * as passwordRoute from "@/app/(admin-api)/t/[tenantId]/admin/users/[userId]/password/route";
 import { AppError } from "@/lib/errors";
 import { findPassword, loginWithPassword } from "@/lib/passwords";
-import { selectUserSessions } from "@/lib/sessions";
+import { findUserSessions } from "@/lib/sessions";
 import { upsertExternalUser } from "@/lib/users";
 import { adminCall } from "@/tests/helpers/admin-api";
 import {
@@ -93,9 +93,9 @@ describe("/t/{tenant_id}/admin/users/{user_id}/password", () => {
     const fx = await adminFixture(PASSWORDS_ON);
     await send(fx, "POST", { password: "correct horse" });
     await sessionFor(fx.tenant, fx.user);
-    expect(await selectUserSessions(fx.tenant.id, fx.user.id)).toHaveLength(1);
+    expect(await findUserSessions(fx.tenant.id, fx.user.id)).toHaveLength(1);
     expect((await send(fx, "PUT", { password: "battery staple" })).status).toBe(200);
-    expect(await selectUserSessions(fx.tenant.id, fx.user.id)).toHaveLength(0);
+    expect(await findUserSessions(fx.tenant.id, fx.user.id)).toHaveLength(0);
   });
 
   it("applies the tenant's password policy (400) and bad bodies (400), changing nothing", async () => {

@@ -5,7 +5,7 @@ import * as sessionRoute from "@/app/(admin-api)/t/[tenantId]/admin/users/[userI
 import * as sessionsRoute from "@/app/(admin-api)/t/[tenantId]/admin/users/[userId]/sessions/route";
 import * as impersonateRoute from "@/app/(admin-api)/t/[tenantId]/admin/sessions/route";
 import { createSurfaceDocument } from "@/lib/openapi";
-import { selectUserSessions, validateSessionToken } from "@/lib/sessions";
+import { findUserSessions, validateSessionToken } from "@/lib/sessions";
 import { upsertExternalUser } from "@/lib/users";
 import { adminCall } from "@/tests/helpers/admin-api";
 import {
@@ -27,7 +27,7 @@ const revoke = (fx: AdminFixture, sessionId: string, userId = fx.user.id) =>
     params: { tenantId: fx.tenant.id, userId, sessionId },
   });
 const sessionIds = async (fx: AdminFixture, userId = fx.user.id) =>
-  (await selectUserSessions(fx.tenant.id, userId)).map((row) => row.id);
+  (await findUserSessions(fx.tenant.id, userId)).map((row) => row.id);
 
 describe("GET /t/{tenant_id}/admin/users/{user_id}/sessions", () => {
   it("lists the user's sessions in Hanko's Session shape, only this user's", async () => {
@@ -35,7 +35,7 @@ describe("GET /t/{tenant_id}/admin/users/{user_id}/sessions", () => {
     await sessionFor(fx.tenant, fx.user);
     const neighbour = await createUserWithEmail(fx.tenant);
     await sessionFor(fx.tenant, neighbour);
-    const [row] = await selectUserSessions(fx.tenant.id, fx.user.id);
+    const [row] = await findUserSessions(fx.tenant.id, fx.user.id);
 
     const res = await list(fx);
     expect(res.status).toBe(200);

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { listAuditEvents } from "@/lib/audit";
-import { insertCredential } from "@/lib/credentials";
+import { saveCredential } from "@/lib/credentials";
 import { executor } from "@/lib/db";
 import {
   emails,
@@ -281,7 +281,7 @@ async function fullUser(tenant: Tenant, key: string) {
   await db.insert(passwords).values({ tenantId: tenant.id, userId: id, hash: "fixture" });
   await db.insert(otpSecrets).values({ tenantId: tenant.id, userId: id, secret: "fixture" });
   const credentialId = randomBytes(16).toString("base64url");
-  await insertCredential({
+  await saveCredential({
     tenantId: tenant.id,
     id: credentialId,
     userId: id,

@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import * as credentialRoute from "@/app/(admin-api)/t/[tenantId]/admin/users/[userId]/webauthn_credentials/[credentialId]/route";
 import * as credentialsRoute from "@/app/(admin-api)/t/[tenantId]/admin/users/[userId]/webauthn_credentials/route";
-import { credentialWire } from "@/lib/contracts/credentials";
-import { selectUserCredentials } from "@/lib/credentials";
+import { credentialWire } from "@/lib/wire/credentials";
+import { findUserCredentials } from "@/lib/credentials";
 import { executor } from "@/lib/db";
 import { webauthnCredentials } from "@/lib/db/schema";
 import { adminCall } from "@/tests/helpers/admin-api";
@@ -52,7 +52,7 @@ const remove = (fx: AdminFixture, credentialId: string, userId = fx.user.id) =>
     params: { tenantId: fx.tenant.id, userId, credentialId },
   });
 const ids = async (fx: AdminFixture, userId = fx.user.id) =>
-  (await selectUserCredentials(fx.tenant.id, userId)).map((c) => c.id);
+  (await findUserCredentials(fx.tenant.id, userId)).map((c) => c.id);
 
 describe("GET /t/{tenant_id}/admin/users/{user_id}/webauthn_credentials", () => {
   it("lists passkeys and MFA keys in Hanko's admin WebauthnCredential shape", async () => {
@@ -84,7 +84,7 @@ describe("GET /t/{tenant_id}/admin/users/{user_id}/webauthn_credentials", () => 
   it("keeps the public credential wire as it was (adminCredentialWire has the same fields)", async () => {
     const fx = await adminFixture();
     const id = await addCredential(fx, fx.user.id);
-    const [row] = await selectUserCredentials(fx.tenant.id, fx.user.id);
+    const [row] = await findUserCredentials(fx.tenant.id, fx.user.id);
     expect(await (await getOne(fx, id)).json()).toEqual(credentialWire(row!));
   });
 

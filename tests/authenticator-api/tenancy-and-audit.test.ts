@@ -136,7 +136,7 @@ describe("another tenant's key", () => {
     }
     for (const event of failuresB.filter((e) => e.type !== "authenticator.authentication.failed")) {
       expect(event.details).toMatchObject({
-        status: expect.any(Number),
+        code: expect.any(String),
         reason: expect.stringMatching(/not found|Unauthorized/),
       });
     }
@@ -190,70 +190,70 @@ describe("the audit log of the Authenticator API", () => {
     });
   });
 
-  it("records 404s, 409s and refused creations with their reason and status", async () => {
+  it("records 404s, 409s and refused creations with their reason and code", async () => {
     const t = await setupUafTenant();
     const done = await createUafRequest(t, { operation: "REG", userId: "u-1" });
     await t.api("DELETE", `/v1/uaf/requests/${done.id}`);
-    const cases: [string, () => Promise<Response>, number, RegExp][] = [
+    const cases: [string, () => Promise<Response>, string, RegExp][] = [
       [
         "authenticator.request.validate.failed",
         () => t.api("PUT", `/v1/uaf/requests/${UNKNOWN_ID}`, { uafResponse: "[]" }),
-        404,
+        "UAF_REQUEST_NOT_FOUND",
         /request not found/,
       ],
       [
         "authenticator.request.cancel.failed",
         () => t.api("DELETE", `/v1/uaf/requests/${UNKNOWN_ID}`),
-        404,
+        "UAF_REQUEST_NOT_FOUND",
         /request not found/,
       ],
       [
         "authenticator.link.create.failed",
         () => t.api("GET", `/v1/uaf/requests/${UNKNOWN_ID}/qrcode`),
-        404,
+        "UAF_REQUEST_NOT_FOUND",
         /request not found/,
       ],
       [
         "authenticator.link.create.failed",
         () => t.api("GET", `/v1/uaf/requests/${done.id}/link`),
-        409,
+        "UAF_REQUEST_NOT_PENDING",
         /no longer pending/,
       ],
       [
         "authenticator.devices.list.failed",
         () => t.api("GET", "/mgmt/v1/registrations/nobody"),
-        404,
+        "USER_NOT_FOUND",
         /user not found/,
       ],
       [
         "authenticator.device.rename.failed",
         () => t.api("POST", `/mgmt/v1/registrations/rename/${UNKNOWN_ID}`, { newName: "x" }),
-        404,
+        "DEVICE_NOT_FOUND",
         /device not found/,
       ],
       [
         "authenticator.device.delete.failed",
         () => t.api("DELETE", `/mgmt/v1/registrations/u-1/${UNKNOWN_ID}`),
-        404,
+        "DEVICE_NOT_FOUND",
         /device not found/,
       ],
       [
         "authenticator.request.create.failed",
         () => t.api("POST", "/v1/uaf/requests", { operation: "AUTH", userId: "nobody" }),
-        404,
+        "USER_NOT_FOUND",
         /user not found/,
       ],
       [
         "authenticator.request.create.failed",
         () => t.api("POST", "/v1/uaf/requests", { operation: "REG", userId: "u-1", transaction: "Pay?" }),
-        400,
+        "VALIDATION_FAILED",
         /body\.transaction/,
       ],
     ];
-    for (const [type, call, status, reason] of cases) {
+    for (const [type, call, code, reason] of cases) {
       const event = await auditedBy(t, type, call);
       expect(event.actor, type).toMatch(/^api_key:/);
-      expect(event.details, type).toEqual({ status, reason: expect.stringMatching(reason) });
+      expect(event.details, type).toEqual({ code, reason: expect.stringMatching(reason) });
     }
   });
 
@@ -265,7 +265,7 @@ describe("the audit log of the Authenticator API", () => {
       authenticatorRequest("GET", `/v1/uaf/app/requests/${reg.id}?token=wrong`),
     );
     expect(fetched.details).toEqual({
-      status: 401,
+      code: "OOB_TOKEN_INVALID",
       reason: expect.stringContaining("invalid or expired out-of-band token"),
     });
     const answered = await auditedBy(t, "authenticator.request.validate.failed", () =>
@@ -275,7 +275,7 @@ describe("the audit log of the Authenticator API", () => {
     );
     expect(answered.actor).toBe("oob_token");
     expect(answered.details).toEqual({
-      status: 401,
+      code: "OOB_TOKEN_INVALID",
       reason: expect.stringContaining("invalid or expired out-of-band token"),
     });
   });

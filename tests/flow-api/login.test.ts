@@ -18,7 +18,7 @@ import { MAX_FAILED_ATTEMPTS } from "@/lib/passwords";
 import { setPassword } from "@/lib/accounts";
 import type { Tenant } from "@/lib/tenants";
 import type { UpdateTenantInput } from "@/lib/settings/schemas";
-import { findUser, insertUser, type User } from "@/lib/users";
+import { findUser, addUser, type User } from "@/lib/users";
 import { call } from "../helpers/http";
 import {
   act,
@@ -79,7 +79,7 @@ async function platformUser(
   tenant: Tenant,
   options: { username?: string; address?: string; verified?: boolean } = {},
 ): Promise<User> {
-  const user = await insertUser(tenant.id);
+  const user = await addUser(tenant.id);
   const db = await executor();
   if (options.username)
     await db.update(users).set({ username: options.username }).where(eq(users.id, user.id));

@@ -4,13 +4,13 @@ import { decodeJwt } from "jose";
 import { Secret, TOTP } from "otpauth";
 import { describe, expect, it } from "vitest";
 import { listAuditEvents } from "@/lib/audit";
-import { insertCredential } from "@/lib/credentials";
+import { saveCredential } from "@/lib/credentials";
 import { executor } from "@/lib/db";
 import { emails, otpSecrets, passwords, sessions, users, webauthnCredentials } from "@/lib/db/schema";
 import type { FlowResponse } from "@/lib/flows";
 import type { Tenant } from "@/lib/tenants";
 import type { UpdateTenantInput } from "@/lib/settings/schemas";
-import { findUser, insertUser, type User } from "@/lib/users";
+import { findUser, addUser, type User } from "@/lib/users";
 import { act, expectFlowError, expectState, flowIdOf, flowRow, postHref, startFlow } from "../helpers/flows";
 import {
   ORIGIN,
@@ -56,7 +56,7 @@ const tenantWith = (platform: UpdateTenantInput["platform"] = {}) => createPassc
 
 /** A platform user (no external id, as sign-up creates them) with a verified primary address. */
 async function platformUser(tenant: Tenant, address = `${randomUUID()}@example.com`): Promise<User> {
-  const user = await insertUser(tenant.id);
+  const user = await addUser(tenant.id);
   await addEmail(tenant, user, address, { verified: true, primary: true });
   return user;
 }
@@ -78,7 +78,7 @@ async function addEmail(
 /** A credential row (not usable for a ceremony): for ids that belong to someone. */
 async function storedCredential(tenant: Tenant, user: User, mfa: boolean): Promise<string> {
   const id = randomBytes(16).toString("base64url");
-  await insertCredential({
+  await saveCredential({
     tenantId: tenant.id,
     id,
     userId: user.id,

@@ -8,7 +8,7 @@ import { emails, identities, sessions, thirdPartyStates } from "@/lib/db/schema"
 import type { FlowResponse } from "@/lib/flows";
 import { mintOneTimeToken } from "@/lib/one-time-tokens";
 import type { Tenant } from "@/lib/tenants";
-import { insertUser, type User } from "@/lib/users";
+import { addUser, type User } from "@/lib/users";
 import { configureWebhooks } from "@/lib/webhooks";
 import { adminCall } from "../helpers/admin-api";
 import {
@@ -311,7 +311,7 @@ describe("thirdparty_oauth in the login and registration flows", () => {
 
 /** A platform user with a verified address, signed in. */
 async function platformUser(tenant: Tenant): Promise<{ user: User; token: string }> {
-  const user = await insertUser(tenant.id);
+  const user = await addUser(tenant.id);
   const db = await executor();
   await db.insert(emails).values({
     tenantId: tenant.id,

@@ -5,7 +5,7 @@ import { executor } from "@/lib/db";
 import { emails, type AuditLogRow } from "@/lib/db/schema";
 import { updateTenant, type Tenant } from "@/lib/tenants";
 import type { UpdateTenantInput } from "@/lib/settings/schemas";
-import { insertUser, type User } from "@/lib/users";
+import { addUser, type User } from "@/lib/users";
 import { adminCall } from "./admin-api";
 import { createTestTenant } from "./tenants";
 
@@ -28,7 +28,7 @@ export async function platformUserWithEmail(
   tenant: Tenant,
   address = `${randomUUID()}@example.com`,
 ): Promise<User> {
-  const user = await insertUser(tenant.id);
+  const user = await addUser(tenant.id);
   const db = await executor();
   await db
     .insert(emails)

@@ -219,7 +219,7 @@ describe("GET /users/{userId}", () => {
   it("lists the user's WebAuthn credentials", async () => {
     const tenant = await createPasscodeTenant();
     const user = await createUserWithEmail(tenant);
-    await insertCredential(tenant, user.id, false);
+    await saveCredential(tenant, user.id, false);
     const body = await (await getUser(tenant, user.id, await sessionFor(tenant, user))).json();
     expect(body.webauthn_credentials).toEqual([
       expect.objectContaining({ id: "cred-1", name: "Key", mfa_only: false, transports: ["internal"] }),
@@ -227,7 +227,7 @@ describe("GET /users/{userId}", () => {
   });
 });
 
-async function insertCredential(tenant: Tenant, userId: string, isMfa: boolean) {
+async function saveCredential(tenant: Tenant, userId: string, isMfa: boolean) {
   const db = await executor();
   await db.insert(webauthnCredentials).values({
     tenantId: tenant.id,
@@ -288,11 +288,11 @@ describe("POST /user (find the user of an address)", () => {
       has_webauthn_credential: false,
     });
     expect(res.headers.get("deprecation")).toBe("true");
-    await insertCredential(tenant, user.id, true);
+    await saveCredential(tenant, user.id, true);
     expect(
       (await (await lookup(tenant, { email: "known@example.com" })).json()).has_webauthn_credential,
     ).toBe(false);
-    await insertCredential(tenant, user.id, false);
+    await saveCredential(tenant, user.id, false);
     expect(
       (await (await lookup(tenant, { email: "known@example.com" })).json()).has_webauthn_credential,
     ).toBe(true);

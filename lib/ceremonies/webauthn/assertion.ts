@@ -10,7 +10,7 @@ import { transaction } from "@/lib/db";
 import type { WebauthnChallengeRow } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
-import { consumeChallenge, storeChallenge } from "./challenges";
+import { consumeChallenge, storeChallenge } from "./challenges-store";
 import { isEmbedded, readClientData } from "./client-data";
 import { auditPrefix, policyOf, timeoutMs } from "./policy";
 import { isUserHandleOf } from "./user-handle";

@@ -4,7 +4,7 @@ import type {
 } from "@simplewebauthn/server";
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { AuthenticationResponse } from "./responses";
-import { findCredentialWithOwner, selectUserCredentials, type Credential } from "@/lib/credentials";
+import { findCredentialWithOwner, findUserCredentials, type Credential } from "@/lib/credentials";
 import { transaction } from "@/lib/db";
 import type { Tenant } from "@/lib/tenants";
 import { findUser, type User } from "@/lib/users";
@@ -15,7 +15,7 @@ import {
   recordAssertionUse,
   verifyAssertionSignature,
 } from "./assertion";
-import { consumeChallenge } from "./challenges";
+import { consumeChallenge } from "./challenges-store";
 import { isEmbedded, readClientData } from "./client-data";
 
 /**
@@ -31,12 +31,12 @@ const MFA_LOGIN = "webauthn.mfa_login";
 
 /** The user's passkeys (credentials usable as a first factor). */
 export function userPasskeys(tenant: Tenant, userId: string): Promise<Credential[]> {
-  return selectUserCredentials(tenant.id, userId, { mfa: false });
+  return findUserCredentials(tenant.id, userId, { mfa: false });
 }
 
 /** The user's security keys (credentials usable only as a second factor). */
 export function userSecurityKeys(tenant: Tenant, userId: string): Promise<Credential[]> {
-  return selectUserCredentials(tenant.id, userId, { mfa: true });
+  return findUserCredentials(tenant.id, userId, { mfa: true });
 }
 
 /**

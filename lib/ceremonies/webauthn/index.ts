@@ -12,7 +12,6 @@ export {
   type TransactionInput,
 } from "./transaction";
 export { canonicalJson, transactionChallenge } from "./transaction-challenge";
-export { sweepExpiredChallenges } from "./challenges";
 export {
   finalizePublicLogin,
   finalizePublicRegistration,

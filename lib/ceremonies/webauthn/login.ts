@@ -3,7 +3,7 @@ import type {
   PublicKeyCredentialRequestOptionsJSON,
 } from "@simplewebauthn/server";
 import { auditFailures, type AuditContext } from "@/lib/audit";
-import { selectExternalUserCredentials } from "@/lib/credentials";
+import { findExternalUserCredentials } from "@/lib/credentials";
 import { AppError } from "@/lib/errors";
 import { consumeRateLimit } from "@/lib/rate-limit";
 import type { Tenant } from "@/lib/tenants";
@@ -36,7 +36,7 @@ export async function initializeLogin(
     let credentials = null;
     if (input.userId !== undefined) {
       // One statement when the user has credentials; the user is looked up only to name the error.
-      credentials = await selectExternalUserCredentials(tenant.id, input.userId, {
+      credentials = await findExternalUserCredentials(tenant.id, input.userId, {
         mfa: kind === "mfa-login",
       });
       if (credentials.length === 0) {

@@ -4,8 +4,8 @@ import type {
   RegistrationResponseJSON,
 } from "@simplewebauthn/server";
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
-import { selectUserCredentials } from "@/lib/credentials";
-import { selectUserEmails } from "@/lib/emails";
+import { findUserCredentials } from "@/lib/credentials";
+import { findUserEmails } from "@/lib/emails";
 import { transaction } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { issueSession, type IssuedSession } from "@/lib/sessions";
@@ -29,7 +29,7 @@ export interface PublicCeremonyResult {
 
 /** The name an authenticator shows for the user: the username, else the primary email, else the id. */
 async function displayNames(tenant: Tenant, user: User): Promise<{ userName: string; displayName: string }> {
-  const emails = await selectUserEmails(tenant.id, user.id);
+  const emails = await findUserEmails(tenant.id, user.id);
   const email = emails.find((entry) => entry.isPrimary) ?? emails[0];
   const userName = user.username || email?.address || user.id;
   return { userName, displayName: user.displayName?.trim() || userName };
@@ -100,7 +100,7 @@ export async function initializePublicLogin(
     if (input.userId !== undefined) {
       user = await findUser(tenant.id, input.userId);
       if (!user) throw new AppError("USER_UNKNOWN", "user not found");
-      const passkeys = await selectUserCredentials(tenant.id, user.id, { mfa: false });
+      const passkeys = await findUserCredentials(tenant.id, user.id, { mfa: false });
       if (passkeys.length > 0) credentials = passkeys;
     }
     const options = await issueAssertionOptions(tenant, "public-login", {

@@ -8,15 +8,15 @@ import { auditFailures, type AuditContext, type AuditEvent } from "@/lib/audit";
 import {
   passkeyProviderName,
   defaultCredentialName,
-  insertCredentialWithAudit,
-  selectUserCredentials,
+  saveCredentialWithAudit,
+  findUserCredentials,
 } from "@/lib/credentials";
 import type { WebauthnChallengeRow } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
 import { userAgentParts } from "@/lib/sessions";
 import { findUser, upsertExternalUser, type User } from "@/lib/users";
-import { consumeChallenge, storeChallenge } from "./challenges";
+import { consumeChallenge, storeChallenge } from "./challenges-store";
 import { attestationProblem } from "./attestation";
 import { isEmbedded, readClientData } from "./client-data";
 import {
@@ -67,7 +67,7 @@ export async function generateCreationOptions(
   audit?: AuditEvent,
 ): Promise<PublicKeyCredentialCreationOptionsJSON> {
   const { name, policy } = policyOf(tenant, kind);
-  const existing = await selectUserCredentials(tenant.id, user.id);
+  const existing = await findUserCredentials(tenant.id, user.id);
   const options = await generateRegistrationOptions({
     rpName: tenant.rpName,
     rpID: tenant.rpId,
@@ -235,7 +235,7 @@ export async function storeVerifiedCredential(
     type,
     details: { credential_id: credentialId, aaguid: info.aaguid, fmt: info.fmt },
   };
-  const stored = await insertCredentialWithAudit(
+  const stored = await saveCredentialWithAudit(
     {
       tenantId: tenant.id,
       id: credentialId,

@@ -5,7 +5,7 @@ import type {
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { transaction } from "@/lib/db";
 import type { CeremonyKind } from "@/lib/db/schema";
-import { selectUserEmails } from "@/lib/emails";
+import { findUserEmails } from "@/lib/emails";
 import type { Tenant } from "@/lib/tenants";
 import type { User } from "@/lib/users";
 import type { PublicCeremonyResult } from "./public";
@@ -30,7 +30,7 @@ const AUDIT = "webauthn.security_key";
 /** What the authenticator shows: the username, else the primary address, else the id. */
 async function userName(tenant: Tenant, user: User): Promise<string> {
   if (user.username) return user.username;
-  const emails = await selectUserEmails(tenant.id, user.id);
+  const emails = await findUserEmails(tenant.id, user.id);
   return (emails.find((email) => email.isPrimary) ?? emails[0])?.address ?? user.id;
 }
 

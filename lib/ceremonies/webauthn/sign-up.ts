@@ -3,7 +3,7 @@ import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit"
 import type { CeremonyKind } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
-import { storeChallenge } from "./challenges";
+import { storeChallenge } from "./challenges-store";
 import { readClientData } from "./client-data";
 import { SUPPORTED_ALGORITHMS, timeoutMs } from "./policy";
 import {

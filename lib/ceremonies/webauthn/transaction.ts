@@ -3,7 +3,7 @@ import type {
   PublicKeyCredentialRequestOptionsJSON,
 } from "@simplewebauthn/server";
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
-import { selectUserCredentials } from "@/lib/credentials";
+import { findUserCredentials } from "@/lib/credentials";
 import { transaction } from "@/lib/db";
 import type { WebauthnTransactionRow } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
@@ -36,7 +36,7 @@ export async function initializeTransaction(
   return auditFailures(tenant.id, type, context, async () => {
     const user = await findUserByExternalId(tenant.id, input.userId);
     if (!user) throw new AppError("USER_NOT_FOUND", "unable to find user");
-    const credentials = await selectUserCredentials(tenant.id, user.id, { mfa: false });
+    const credentials = await findUserCredentials(tenant.id, user.id, { mfa: false });
     if (credentials.length === 0) throw noSuitableCredentials();
     const data = canonicalJson(input.transactionData);
     return transaction(async () => {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineContract } from "@/lib/contracts/contract";
-import { AdminWebauthnCredential } from "../credentials";
+import { AdminWebauthnCredential } from "@/lib/wire/credentials";
 import { CredentialIdParam } from "../passkey/schemas";
 import { TenantIdParam, platformErrors } from "../schemas";
 import { UserIdParam } from "./params";

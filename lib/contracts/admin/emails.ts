@@ -1,7 +1,7 @@
 import { z } from "zod";
-import type { EmailRow } from "@/lib/db/schema";
 import { EmailAddress } from "@/lib/emails/address";
 import { defineContract } from "@/lib/contracts/contract";
+import { AdminEmail, adminEmailWire } from "@/lib/wire/emails";
 import { PlatformError, TenantIdParam, platformErrors } from "../schemas";
 import { UserIdParam } from "./params";
 
@@ -26,27 +26,7 @@ const emails = {
   tags: ["Emails"] as string[],
 } as const;
 
-/** Hanko's admin `Email`. */
-export const AdminEmail = z
-  .object({
-    id: z.uuid(),
-    address: z.string(),
-    is_verified: z.boolean(),
-    is_primary: z.boolean(),
-    created_at: z.iso.datetime(),
-    updated_at: z.iso.datetime(),
-  })
-  .meta({ id: "AdminEmail", description: "An address of a user (Hanko's admin `Email`)" });
-
-/** An address on the admin wire. */
-export const adminEmailWire = (row: EmailRow): z.input<typeof AdminEmail> => ({
-  id: row.id,
-  address: row.address,
-  is_verified: row.verified,
-  is_primary: row.isPrimary,
-  created_at: row.createdAt.toISOString(),
-  updated_at: row.updatedAt.toISOString(),
-});
+export { AdminEmail, adminEmailWire };
 
 export const adminListEmails = defineContract({
   ...emails,

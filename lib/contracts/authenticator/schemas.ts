@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { UAF_OPERATIONS, UAF_REQUEST_STATUSES } from "@/lib/db/schema";
+import { UAF_OPERATIONS, UAF_REQUEST_STATUSES } from "@/lib/db/enums";
 
 /** Authenticator API error body; on 404 the field is spelled `messsage` (spec, Errors). */
 export const AuthenticatorError = z

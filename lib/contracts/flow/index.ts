@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { FLOW_NAMES, type FlowName } from "@/lib/db/schema";
+import { FLOW_NAMES, type FlowName } from "@/lib/db/enums";
 import { defineContract, type Contract } from "@/lib/contracts/contract";
 import { TenantIdParam } from "../schemas";
 

@@ -1,7 +1,7 @@
 import { passkeyProviderName, type OwnedCredential } from "@/lib/credentials";
 import type { WebauthnTransactionRow } from "@/lib/db/schema";
 import type { z } from "zod";
-import { credentialWire } from "../credentials";
+import { credentialWire } from "@/lib/wire/credentials";
 import type { CredentialDto, RegistrationInit, TransactionDto } from "./schemas";
 import type { RegistrationInput } from "@/lib/ceremonies/webauthn";
 

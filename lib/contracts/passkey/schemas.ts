@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { WebauthnCredential } from "../credentials";
+import { WebauthnCredential } from "@/lib/wire/credentials";
 
 /** Passkey API error body. Hanko sends strings; the spec says arrays, and the spec wins. */
 export const PasskeyError = z

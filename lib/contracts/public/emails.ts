@@ -1,8 +1,8 @@
 import { z } from "zod";
-import type { EmailRow } from "@/lib/db/schema";
 import type { CreatedEmail } from "@/lib/accounts";
 import { EmailAddress } from "@/lib/emails/address";
 import { defineContract } from "@/lib/contracts/contract";
+import { Email, emailWire } from "@/lib/wire/emails";
 import { PlatformError, platformErrors } from "../schemas";
 import { jsonResponse, publicRoute, tenantParams } from "./common";
 import { Passcode, passcodeWire } from "./passcodes";
@@ -12,22 +12,7 @@ const error = (description: string) => ({
   content: { "application/json": { schema: PlatformError } },
 });
 
-export const Email = z
-  .object({
-    id: z.uuid(),
-    address: z.string(),
-    is_verified: z.boolean(),
-    is_primary: z.boolean(),
-  })
-  .meta({ id: "Email", description: "Hanko's `EmailResponse`" });
-
-/** An address on the wire (Hanko's `EmailResponse`). */
-export const emailWire = (row: EmailRow): z.input<typeof Email> => ({
-  id: row.id,
-  address: row.address,
-  is_verified: row.verified,
-  is_primary: row.isPrimary,
-});
+export { Email, emailWire };
 
 export const CreatedEmailResponse = Email.extend({
   passcode: Passcode.optional().meta({ description: "The verification code mailed, if one was" }),

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { defineContract } from "@/lib/contracts/contract";
-import type { SessionClaims, SessionValidation as Validation } from "@/lib/sessions";
-import type { User } from "@/lib/users";
+import type { SessionValidation as Validation } from "@/lib/sessions";
 import type { UserProfile } from "@/lib/accounts";
+import { longClaims, usernameWire, Username, type LongClaims } from "@/lib/wire/sessions";
 import { platformErrors } from "../schemas";
 import { jsonResponse, publicRoute } from "./common";
 import { Email, emailWire } from "./emails";
@@ -60,15 +60,7 @@ export const validateSessionPost = defineContract({
   },
 });
 
-/** Hanko's `Username`. Sesame keeps the username on the user: its id and times are the user's. */
-export const Username = z
-  .object({
-    id: z.string(),
-    username: z.string(),
-    created_at: z.iso.datetime(),
-    updated_at: z.iso.datetime(),
-  })
-  .meta({ id: "Username" });
+export { longClaims, usernameWire, Username, type LongClaims };
 
 export const Profile = z
   .object({
@@ -95,17 +87,6 @@ export const Profile = z
     picture: z.string().optional(),
   })
   .meta({ id: "Profile" });
-
-/** Hanko's `Username` of a user who has one. */
-export function usernameWire(user: User): z.input<typeof Username> | undefined {
-  if (!user.username) return undefined;
-  return {
-    id: user.id,
-    username: user.username,
-    created_at: user.createdAt.toISOString(),
-    updated_at: user.updatedAt.toISOString(),
-  };
-}
 
 /** `GET /me` on the wire: Hanko's profile (`id` repeats `user_id` for the old SDK). */
 export function profileWire({ user, emails, metadata }: UserProfile): z.input<typeof Profile> {
@@ -164,34 +145,6 @@ export const logoutDelete = defineContract({
   method: "DELETE",
   operationId: "logoutDelete" as const,
 });
-
-/** A session's claims under Hanko's long names (`/sessions/validate`, the flow API's `success`). */
-export interface LongClaims extends Record<string, unknown> {
-  subject: string;
-  session_id: string;
-  expiration: string;
-  issued_at: string;
-  audience: string[];
-  issuer: string;
-  email?: SessionClaims["email"];
-  username?: SessionClaims["username"];
-  amr: SessionClaims["amr"];
-}
-
-export function longClaims(claims: SessionClaims): LongClaims {
-  const { sub, session_id, exp, iat, aud, iss, email, username, amr } = claims;
-  return {
-    subject: sub,
-    session_id,
-    expiration: new Date(exp * 1000).toISOString(),
-    issued_at: new Date(iat * 1000).toISOString(),
-    audience: aud,
-    issuer: iss,
-    ...(email ? { email } : {}),
-    ...(username ? { username } : {}),
-    amr,
-  };
-}
 
 /** Hanko's `/sessions/validate` answer: claims under long names, always 200. */
 export function sessionValidationWire(validation: Validation): z.input<typeof SessionValidation> {

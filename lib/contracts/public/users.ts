@@ -2,7 +2,7 @@ import { z } from "zod";
 import { EmailAddress } from "@/lib/emails/address";
 import { defineContract } from "@/lib/contracts/contract";
 import type { UserWithCredentials } from "@/lib/accounts";
-import { WebauthnCredential, credentialWire } from "../credentials";
+import { WebauthnCredential, credentialWire } from "@/lib/wire/credentials";
 import { PlatformError, platformErrors } from "../schemas";
 import { jsonResponse, publicRoute, tenantParams } from "./common";
 import { SessionResponseHeaders } from "./passcodes";

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { AuthenticationResponse, RegistrationResponse } from "@/lib/ceremonies/webauthn/responses";
 import { defineContract } from "@/lib/contracts/contract";
 import { CreationOptions, CredentialIdParam, RequestOptions } from "../passkey/schemas";
-import { WebauthnCredential } from "../credentials";
+import { WebauthnCredential } from "@/lib/wire/credentials";
 import { TenantIdParam, platformErrors } from "../schemas";
 import { jsonResponse, publicRoute } from "./common";
 

@@ -1,8 +1,7 @@
 import { index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { tenants } from "./tenants";
-
-export const API_KEY_SCOPES = ["authenticator", "passkey", "admin"] as const;
-export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+import { type ApiKeyScope } from "../enums";
+export { API_KEY_SCOPES, type ApiKeyScope } from "../enums";
 
 export const apiKeys = pgTable(
   "api_keys",

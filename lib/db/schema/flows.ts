@@ -2,9 +2,8 @@ import { sql } from "drizzle-orm";
 import { index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { tenants } from "./tenants";
 import { users } from "./users";
-
-export const FLOW_NAMES = ["login", "registration", "profile", "token_exchange"] as const;
-export type FlowName = (typeof FLOW_NAMES)[number];
+import { type FlowName } from "../enums";
+export { FLOW_NAMES, type FlowName } from "../enums";
 
 /**
  * A running flow (flow API): its state, the data carried between steps (`stash`), the payload shown

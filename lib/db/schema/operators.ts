@@ -13,10 +13,10 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import { tenants } from "./tenants";
+import { type OperatorRole } from "../enums";
+export { OPERATOR_ROLES, type OperatorRole } from "../enums";
 
 /** Console operators (lib/operators): Sesame's own accounts, separate from every tenant's users. */
-export const OPERATOR_ROLES = ["owner", "admin", "viewer"] as const;
-export type OperatorRole = (typeof OPERATOR_ROLES)[number];
 
 export const operators = pgTable(
   "operators",

@@ -14,12 +14,13 @@ import {
 } from "drizzle-orm/pg-core";
 import { tenants } from "./tenants";
 import { users } from "./users";
-
-export const UAF_OPERATIONS = ["REG", "AUTH", "DEREG"] as const;
-export type UafRequestOperation = (typeof UAF_OPERATIONS)[number];
-
-export const UAF_REQUEST_STATUSES = ["PENDING", "OK", "FAILED", "INVALIDATED"] as const;
-export type UafRequestStatus = (typeof UAF_REQUEST_STATUSES)[number];
+import { type UafRequestOperation, type UafRequestStatus } from "../enums";
+export {
+  UAF_OPERATIONS,
+  UAF_REQUEST_STATUSES,
+  type UafRequestOperation,
+  type UafRequestStatus,
+} from "../enums";
 
 /**
  * A registered FIDO UAF authenticator key ("device" in the Authenticator API). `(tenant, aaid, key_id)`

@@ -1,6 +1,8 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { tenants } from "./tenants";
+import { type WebhookDeliveryStatus } from "../enums";
+export { WEBHOOK_DELIVERY_STATUSES, type WebhookDeliveryStatus } from "../enums";
 
 /** One subscription of an endpoint: Hanko's `{id, event}`; `event` is an event name or a prefix of one. */
 export interface WebhookSubscription {
@@ -55,9 +57,6 @@ export const webhookEvents = pgTable(
   },
   (t) => [index("webhook_events_tenant").on(t.tenantId, t.createdAt)],
 );
-
-export const WEBHOOK_DELIVERY_STATUSES = ["pending", "succeeded", "failed"] as const;
-export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
 
 /** One event to one endpoint; its id is the `webhook-id` header of every attempt. */
 export const webhookDeliveries = pgTable(

@@ -1,5 +1,5 @@
 import { userPasskeys } from "@/lib/ceremonies/webauthn/flow-login";
-import { isClaimOnly, selectUserEmails } from "@/lib/emails";
+import { isClaimOnly, findUserEmails } from "@/lib/emails";
 import type { FlowContext, InputSpec } from "@/lib/flows/definition";
 import { FlowError } from "@/lib/flows/errors";
 import { LOGIN_EMAIL_INPUT } from "@/lib/flows/shared/inputs";
@@ -44,7 +44,7 @@ export async function identify(ctx: FlowContext, input: Record<string, unknown>)
  */
 export async function passcodeEmailOf(ctx: FlowContext, user: User, typed: string | undefined) {
   if (!ctx.tenant.platform.passcodes.enabled) return null;
-  const emails = await selectUserEmails(ctx.tenant.id, user.id);
+  const emails = await findUserEmails(ctx.tenant.id, user.id);
   const email = emails.find((row) => (typed === undefined ? row.isPrimary : row.address === typed));
   if (!email) return null;
   const unproven = !email.verified && (isClaimOnly(ctx.tenant, email) || emails.some((row) => row.verified));

@@ -1,6 +1,6 @@
-import { selectUserCredentials, type Credential } from "@/lib/credentials";
+import { findUserCredentials, type Credential } from "@/lib/credentials";
 import type { EmailRow, IdentityRow, SessionRow } from "@/lib/db/schema";
-import { selectUserEmails } from "@/lib/emails";
+import { findUserEmails } from "@/lib/emails";
 import type { FlowContext } from "@/lib/flows/definition";
 import { FlowError, flowErrors } from "@/lib/flows/errors";
 import { hasOtpSecret } from "@/lib/mfa";
@@ -9,7 +9,7 @@ import { flowIdentities, type FlowIdentity } from "@/lib/flows/shared/identities
 import { enabledProviders } from "@/lib/flows/shared/thirdparty";
 import type { EnabledProvider } from "@/lib/thirdparty";
 import { hasPassword } from "@/lib/passwords";
-import { selectUserSessions } from "@/lib/sessions";
+import { findUserSessions } from "@/lib/sessions";
 import type { Tenant } from "@/lib/tenants";
 import { findUser, type User } from "@/lib/users";
 
@@ -41,11 +41,11 @@ async function loadProfile(ctx: FlowContext): Promise<Profile> {
   const user = await findUser(tenantId, sessionOf(ctx).user.id);
   if (!user) throw flowErrors.unauthorized();
   const [emails, credentials, password, otp, sessions, identityRows, providers] = await Promise.all([
-    selectUserEmails(tenantId, user.id),
-    selectUserCredentials(tenantId, user.id),
+    findUserEmails(tenantId, user.id),
+    findUserCredentials(tenantId, user.id),
     hasPassword(tenantId, user.id),
     hasOtpSecret(tenantId, user.id),
-    selectUserSessions(tenantId, user.id),
+    findUserSessions(tenantId, user.id),
     listIdentities(tenantId, user.id),
     enabledProviders(ctx),
   ]);

@@ -89,6 +89,19 @@ export const PASSKEY_ERRORS: Record<ErrorCode, PasskeyAnswer> = {
   SAML_PROVIDER_NOT_FOUND: { status: 404 },
   SAML_RESPONSE_INVALID: { status: 400 },
   SAML_ASSERTION_REPLAYED: { status: 400 },
+  // Named codes of the admin, console and identity paths: answered as NOT_FOUND and CONFLICT are.
+  OPERATOR_NOT_FOUND: { status: 404 },
+  OPERATOR_PASSKEY_NOT_FOUND: { status: 404 },
+  TENANT_NOT_FOUND: { status: 404 },
+  WEBHOOK_NOT_FOUND: { status: 404 },
+  WEBHOOK_DELIVERY_NOT_FOUND: { status: 404 },
+  IDENTITY_ALREADY_LINKED: { status: 409 },
+  IDENTITY_LINKED_ELSEWHERE: { status: 409 },
+  OPERATOR_EXISTS: { status: 409 },
+  LAST_OWNER: { status: 409 },
+  CONSOLE_ALREADY_SET_UP: { status: 409 },
+  LAST_OPERATOR_PASSKEY: { status: 409 },
+  WEBHOOK_LIMIT_REACHED: { status: 409 },
 };
 
 /**

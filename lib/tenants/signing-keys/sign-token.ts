@@ -62,7 +62,7 @@ export interface SignTokenOptions {
 
 /**
  * Signs `claims` as a JWT with the tenant's active key (`kid` in the header). Given a tenant read with
- * its active key's id (findTenant), no statement runs once the key is imported; given only the tenant's
+ * its active key's id (selectTenant), no statement runs once the key is imported; given only the tenant's
  * id, the active key is read first.
  */
 export async function signToken(

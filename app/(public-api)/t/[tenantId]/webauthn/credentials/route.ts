@@ -1,4 +1,4 @@
-import { credentialWire } from "@/lib/contracts/credentials";
+import { credentialWire } from "@/lib/wire/credentials";
 import { webauthnCredentialsList } from "@/lib/contracts/public/webauthn";
 import { listUserCredentials } from "@/lib/credentials";
 import { json, preflight, route } from "@/lib/http";

@@ -1,5 +1,5 @@
 import { adminListCredentials } from "@/lib/contracts/admin/credentials";
-import { adminCredentialWire } from "@/lib/contracts/credentials";
+import { adminCredentialWire } from "@/lib/wire/credentials";
 import { listCredentialsOfUser } from "@/lib/credentials";
 import { json, route } from "@/lib/http";
 

@@ -16,7 +16,7 @@ import {
 import { deliveryBodyView, PRIVATE_METADATA_HIDDEN, readsPrivateMetadata } from "@/lib/console/event-data";
 import { requireTenant } from "@/lib/console/guard";
 import type { OperatorRole } from "@/lib/db/schema";
-import { WEBHOOK_DELIVERY_STATUSES, type WebhookDeliveryStatus } from "@/lib/db/schema";
+import { WEBHOOK_DELIVERY_STATUSES, type WebhookDeliveryStatus } from "@/lib/db/enums";
 import { callbackOrigin, getDelivery, getWebhook, listDeliveries, type DeliveryInfo } from "@/lib/webhooks";
 import { eventPickerData } from "../events";
 import { WebhookState } from "../state";

@@ -1,5 +1,5 @@
 import { adminDeleteCredential, adminGetCredential } from "@/lib/contracts/admin/credentials";
-import { adminCredentialWire } from "@/lib/contracts/credentials";
+import { adminCredentialWire } from "@/lib/wire/credentials";
 import { deleteCredentialOfUser, getCredentialOfUser } from "@/lib/credentials";
 import { json, noContent, route } from "@/lib/http";
 

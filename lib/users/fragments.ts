@@ -5,8 +5,8 @@ import { users } from "@/lib/db/schema";
 /**
  * The external id of the tenant's user named by `userId`, another table's column, as a scalar subquery:
  * for a statement of another module that needs it with its own row, in one round trip. Null for a
- * platform user (and when there is no such user). A file of its own, so the modules using it do not
- * import the users store.
+ * platform user (and when there is no such user). In fragments.ts (SQL for other owners' statements,
+ * never run here), so the modules using it do not import the users store.
  */
 export function externalIdOf(tenantId: string, userId: AnyPgColumn): SQL<string | null> {
   // Both sides qualified by table: drizzle writes a single-table query's columns unqualified, and an

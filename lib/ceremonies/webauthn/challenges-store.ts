@@ -61,7 +61,7 @@ export async function consumeChallenge(
   return row;
 }
 
-export async function sweepExpiredChallenges(): Promise<number> {
+async function sweepExpiredChallenges(): Promise<number> {
   const db = await executor();
   const rows = await db
     .delete(webauthnChallenges)

@@ -1,0 +1,18 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import { likePattern } from "@/lib/db/like";
+import { emails } from "@/lib/db/schema";
+
+/*
+ * SQL for other owners' statements (never run here): conditions on the `emails` table, so that a query of
+ * another module filters in the database while the table stays this module's.
+ */
+
+/**
+ * A condition on a user's id: the user holds an address containing `fragment` (lower-case), for the admin
+ * list's search (lib/users filters its page and count with it in the database).
+ */
+export function holdsAddressLike(tenantId: string, fragment: string): (userId: AnyPgColumn) => SQL {
+  return (userId) =>
+    sql`exists (select 1 from ${emails} where ${emails.userId} = ${userId} and ${emails.tenantId} = ${tenantId} and ${emails.address} like ${likePattern(fragment)})`;
+}
