@@ -15,9 +15,9 @@ export {
 export { findUserByEmail } from "./lookup";
 export { deleteAccount, getProfile, type UserProfile } from "./profile";
 export {
-  deleteUser,
+  deleteUserOfSelf,
   getUserWithCredentials,
-  lookupUser,
+  lookupUserByEmail,
   type UserInfo,
   type UserWithCredentials,
 } from "./public-user";
@@ -43,7 +43,13 @@ export {
 } from "./identity-sign-in";
 export { verifyEmail, type VerifyEmailOptions } from "./verify-email";
 export { addEmail, removeEmail, setPrimary, type AddEmailOptions } from "./email-changes";
-export { createEmail, deleteEmail, listEmails, setPrimaryEmail, type CreatedEmail } from "./own-emails";
+export {
+  createEmailOfSelf,
+  deleteEmailOfSelf,
+  listEmailsOfSelf,
+  setPrimaryEmailOfSelf,
+  type CreatedEmail,
+} from "./own-emails";
 export {
   createUserEmail,
   deleteUserEmail,

@@ -10,7 +10,7 @@ import { addEmail, removeEmail, setPrimary } from "./email-changes";
 import { normalizeAddress, findUserEmails } from "@/lib/emails";
 
 /** `GET /emails`: the user's addresses, oldest first. */
-export async function listEmails(tenant: Tenant, user: User): Promise<EmailRow[]> {
+export async function listEmailsOfSelf(tenant: Tenant, user: User): Promise<EmailRow[]> {
   return findUserEmails(tenant.id, user.id);
 }
 
@@ -24,7 +24,7 @@ export interface CreatedEmail {
  * `POST /emails`: adds an address (unverified, `addEmail`). With verification required it mails a
  * verification code at once; finalize it with `POST /passcode/login/finalize`.
  */
-export async function createEmail(
+export async function createEmailOfSelf(
   tenant: Tenant,
   user: User,
   input: { address: string },
@@ -48,7 +48,7 @@ export async function createEmail(
 }
 
 /** `PUT|POST /emails/{id}/set_primary`: 204 (`setPrimary`); a failure is audited as `email.set_primary.failed`. */
-export async function setPrimaryEmail(
+export async function setPrimaryEmailOfSelf(
   tenant: Tenant,
   user: User,
   emailId: string,
@@ -60,7 +60,7 @@ export async function setPrimaryEmail(
 }
 
 /** `DELETE /emails/{id}`: 204 (`removeEmail`); a failure is audited as `email.delete.failed`. */
-export async function deleteEmail(
+export async function deleteEmailOfSelf(
   tenant: Tenant,
   user: User,
   emailId: string,

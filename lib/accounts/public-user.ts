@@ -45,7 +45,7 @@ export interface UserInfo {
  * as sign-up's 409 does where sign-up is open); an unverified address does not count while the
  * tenant requires verification. API version 3 removes the endpoint.
  */
-export async function lookupUser(tenant: Tenant, input: { email: string }): Promise<UserInfo> {
+export async function lookupUserByEmail(tenant: Tenant, input: { email: string }): Promise<UserInfo> {
   const address = normalizeAddress(input.email, "email");
   const email = await findEmailByAddress(tenant.id, address);
   if (!email || (tenant.platform.emails.requireVerification && !email.verified)) {
@@ -61,6 +61,6 @@ export async function lookupUser(tenant: Tenant, input: { email: string }): Prom
 }
 
 /** `DELETE /user`: as `DELETE /me` (only when the tenant allows account deletion, else 403). */
-export async function deleteUser(tenant: Tenant, user: User, context: AuditContext): Promise<void> {
+export async function deleteUserOfSelf(tenant: Tenant, user: User, context: AuditContext): Promise<void> {
   await auditFailures(tenant.id, "user.delete", context, () => deleteAccount(tenant, user, context));
 }

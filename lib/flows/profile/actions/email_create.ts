@@ -1,5 +1,5 @@
 import { isAddressTaken, normalizeAddress } from "@/lib/emails";
-import { createEmail } from "@/lib/accounts";
+import { createEmailOfSelf } from "@/lib/accounts";
 import type { ActionDefinition } from "@/lib/flows/definition";
 import { EMAIL_INPUT } from "@/lib/flows/shared/inputs";
 import { setPasscodeTarget } from "@/lib/flows/shared/passcode";
@@ -25,7 +25,7 @@ export const emailCreate: ActionDefinition = {
       setPasscodeTarget(ctx, { address, userId: user.id, emailId: null, purpose: "email_verification" });
       return { to: "passcode_confirmation" };
     }
-    await createEmail(ctx.tenant, user, { address }, ctx.audit);
+    await createEmailOfSelf(ctx.tenant, user, { address }, ctx.audit);
     return { stay: true };
   },
 };

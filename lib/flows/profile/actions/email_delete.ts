@@ -1,4 +1,4 @@
-import { deleteEmail } from "@/lib/accounts";
+import { deleteEmailOfSelf } from "@/lib/accounts";
 import type { ActionDefinition } from "@/lib/flows/definition";
 import { EMAIL_ID_INPUT } from "../inputs";
 import { profileOf, when } from "../profile";
@@ -19,7 +19,7 @@ export const emailDelete: ActionDefinition = {
   available: when(() => true),
   async run(ctx, input) {
     const { user } = await profileOf(ctx);
-    await deleteEmail(ctx.tenant, user, String(input.email_id), ctx.audit);
+    await deleteEmailOfSelf(ctx.tenant, user, String(input.email_id), ctx.audit);
     return { stay: true };
   },
 };

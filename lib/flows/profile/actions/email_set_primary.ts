@@ -1,4 +1,4 @@
-import { setPrimaryEmail } from "@/lib/accounts";
+import { setPrimaryEmailOfSelf } from "@/lib/accounts";
 import type { ActionDefinition } from "@/lib/flows/definition";
 import { EMAIL_ID_INPUT } from "../inputs";
 import { profileOf, when } from "../profile";
@@ -9,7 +9,7 @@ export const emailSetPrimary: ActionDefinition = {
   available: when((profile) => profile.emails.length > 1),
   async run(ctx, input) {
     const { user } = await profileOf(ctx);
-    await setPrimaryEmail(ctx.tenant, user, String(input.email_id).toLowerCase(), ctx.audit);
+    await setPrimaryEmailOfSelf(ctx.tenant, user, String(input.email_id).toLowerCase(), ctx.audit);
     return { stay: true };
   },
 };

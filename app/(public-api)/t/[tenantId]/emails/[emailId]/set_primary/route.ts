@@ -1,5 +1,5 @@
 import { setPrimaryEmail, setPrimaryEmailPost } from "@/lib/contracts/public/emails";
-import { setPrimaryEmail as makePrimary } from "@/lib/accounts";
+import { setPrimaryEmailOfSelf } from "@/lib/accounts";
 import { noContent, preflight, route, type RouteInput } from "@/lib/http";
 
 export const dynamic = "force-dynamic";
@@ -10,7 +10,7 @@ async function setPrimary({
   params,
   audit,
 }: RouteInput<typeof setPrimaryEmail | typeof setPrimaryEmailPost>) {
-  await makePrimary(tenant, session.user, params.emailId, audit);
+  await setPrimaryEmailOfSelf(tenant, session.user, params.emailId, audit);
   return noContent();
 }
 
