@@ -3,9 +3,10 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import * as schema from "./schema";
-import { guarded, POOL_SETTINGS } from "./availability";
+import { guarded, onReadOnlyServer, POOL_SETTINGS } from "./availability";
 import { backupSocketPath, dumpPglite, serveBackups, type Dumpable } from "./backup";
 import { acquireDataDirLock } from "./pglite-lock";
+import { poolApplicationName, readOnlySweeper, type PoolHosts } from "./read-only";
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -188,9 +189,17 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
     backoff: POOL_SETTINGS.backoff,
     idle_timeout: 60,
     ...sessionAttributes(url),
+    connection: { application_name: poolApplicationName() },
   });
+  // A statement answered 25006: end the pool's connections to read-only servers (lib/db/read-only.ts).
+  const options = client.options as unknown as PoolHosts & { connection: { application_name: string } };
+  const sweep = readOnlySweeper(url, options, options.connection.application_name);
+  onReadOnlyServer(() => void sweep());
   const db = drizzle({ client, schema }) as unknown as Database;
-  return handle("postgres", db, () => client.end({ timeout: 5 }));
+  return handle("postgres", db, () => {
+    onReadOnlyServer(undefined);
+    return client.end({ timeout: 5 });
+  });
 }
 
 /**
