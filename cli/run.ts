@@ -1,6 +1,7 @@
 /** The CLI's commands and how one command line runs (cli/sesame.ts is the process entry). */
 import { parseArgs } from "node:util";
 import { UAF_CLIENT_COMMANDS } from "./commands/uaf-client/commands";
+import { backup, restore } from "./commands/backup";
 import { keyCreate, keyList, keyRevoke } from "./commands/key";
 import { operatorCreate, operatorList, operatorRecover, operatorRemove } from "./commands/operator";
 import { signingKeyList, signingKeyRotate } from "./commands/signing-key";
@@ -29,10 +30,15 @@ const COMMANDS: Command[] = [
   samlUpdate,
   samlRemove,
   ...UAF_CLIENT_COMMANDS,
+  backup,
+  restore,
 ];
 
-/** Commands that speak HTTP only and must not open (or lock) the database. */
-const WITHOUT_DATABASE = new Set<Command>(UAF_CLIENT_COMMANDS);
+/**
+ * Commands that must not open (or lock) the process database: those that speak HTTP only, and backup and
+ * restore, which open the embedded folder themselves when they may.
+ */
+const WITHOUT_DATABASE = new Set<Command>([...UAF_CLIENT_COMMANDS, backup, restore]);
 
 function help(): string {
   return [
@@ -48,7 +54,7 @@ function help(): string {
 }
 
 async function main(argv: string[], keepDatabase: boolean): Promise<number> {
-  const command = COMMANDS.find((c) => c.name === argv.slice(0, 2).join(" "));
+  const command = COMMANDS.find((c) => c.name === argv.slice(0, c.name.split(" ").length).join(" "));
   const wantsHelp = argv.includes("--help") || argv.includes("-h");
   if (!command || wantsHelp) {
     const ok = wantsHelp || argv.length === 0;
@@ -58,7 +64,7 @@ async function main(argv: string[], keepDatabase: boolean): Promise<number> {
     return ok ? 0 : 2;
   }
   const { values, positionals } = parseArgs({
-    args: argv.slice(2),
+    args: argv.slice(command.name.split(" ").length),
     options: { ...command.options, json: { type: "boolean" } },
     allowPositionals: true,
     strict: true,

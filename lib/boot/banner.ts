@@ -1,12 +1,14 @@
-import { isLocalUrl, type Config } from "@/lib/config";
+import { firstHostUrl, isLocalUrl, type Config } from "@/lib/config";
 import { metricsBannerLine, metricsClosedWarning } from "@/lib/metrics";
 import { consoleUrl } from "@/lib/operators/console-tenant";
 import { DEMO_KEYS_FILE, type DemoTenant } from "./seed-demo-tenant";
 
 function describeDatabase(config: Config): string {
   if (!config.databaseUrl) return `embedded PGlite in ${config.dataDir}/pglite`;
-  const url = new URL(config.databaseUrl);
-  return `Postgres at ${url.hostname}:${url.port || 5432}${url.pathname}`;
+  const url = new URL(firstHostUrl(config.databaseUrl));
+  const hosts = /^[^:]+:\/\/(?:[^@/?#]*@)?([^/?#]*)/.exec(config.databaseUrl)?.[1] ?? "";
+  const named = hosts.includes(",") ? hosts : `${url.hostname}:${url.port || 5432}`;
+  return `Postgres at ${named}${url.pathname}`;
 }
 
 /** The human-readable start-up message: where Sesame runs and, in development, the demo keys. */

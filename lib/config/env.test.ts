@@ -1,6 +1,6 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseConfig } from "./env";
+import { ConfigError, firstHostUrl, parseConfig } from "./env";
 
 describe("parseConfig", () => {
   it("uses the documented defaults for an empty environment", () => {
@@ -56,6 +56,13 @@ describe("parseConfig", () => {
 
   it("reports every wrong variable at once", () => {
     expect(() => parseConfig({ PORT: "0", LOG_LEVEL: "x" })).toThrow(/PORT=.*\n.*LOG_LEVEL=/s);
+  });
+
+  it("takes a Postgres URL with several hosts (to follow a failover)", () => {
+    const url = "postgres://sesame:pw@db1:5432,db2:5433/sesame?target_session_attrs=read-write";
+    expect(parseConfig({ DATABASE_URL: url }).databaseUrl).toBe(url);
+    expect(firstHostUrl(url)).toBe("postgres://sesame:pw@db1:5432/sesame?target_session_attrs=read-write");
+    expect(() => parseConfig({ DATABASE_URL: "mysql://db1,db2/x" })).toThrow(/postgres:\/\//);
   });
 
   it("treats empty variables as unset", () => {

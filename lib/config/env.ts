@@ -22,7 +22,12 @@ const EnvSchema = z.object({
     .url({ protocol: /^https?$/, error: "must be an absolute http(s) URL such as http://localhost:3000" })
     .optional(),
   DATABASE_URL: z
-    .url({ protocol: /^postgres(ql)?$/, error: "must be a postgres:// or postgresql:// URL" })
+    .string()
+    .refine(
+      (value) =>
+        URL.canParse(firstHostUrl(value)) && /^postgres(ql)?:$/.test(new URL(firstHostUrl(value)).protocol),
+      { error: "must be a postgres:// or postgresql:// URL" },
+    )
     .optional(),
   SESAME_DATA_DIR: z.string().min(1, "must be a folder path").default("./.data"),
   SESAME_MASTER_SECRET: z.string().min(32, "must be at least 32 characters long").optional(),
@@ -93,6 +98,19 @@ const CheckedEnvSchema = EnvSchema.refine(
 );
 
 /** `10.0.0.0/8`, `fd00::/8` or a single address; undefined when it is neither. */
+/**
+ * A Postgres URL may name several hosts (`postgres://user@db1:5432,db2:5432/sesame`, tried in turn to
+ * follow a failover: docs/operations.md); WHATWG URLs do not. The same URL with its first host only.
+ */
+export function firstHostUrl(url: string): string {
+  return url.replace(
+    /^([a-z][a-z0-9+.-]*:\/\/(?:[^@/?#]*@)?)([^/?#]*)/i,
+    (_, head: string, hosts: string) => {
+      return head + hosts.split(",")[0];
+    },
+  );
+}
+
 export function parseCidr(
   entry: string,
 ): { address: string; prefix: number; family: "ipv4" | "ipv6" } | undefined {

@@ -1,5 +1,6 @@
 export {
   ConfigError,
+  firstHostUrl,
   getConfig,
   isLocalUrl,
   isLoopbackAddress,

@@ -202,8 +202,20 @@ export async function guarded<T>(run: () => Promise<T>, canRetry: () => boolean 
   }
 }
 
+const READ_ONLY = Symbol.for("sesame.databaseReadOnly");
+const readOnlyHolder = globalThis as { [READ_ONLY]?: () => void };
+
+/**
+ * What to do when a statement is answered `25006` (read_only_sql_transaction): the pool is connected to
+ * a server that no longer takes writes (lib/db/client.ts ends those connections). One per process.
+ */
+export function onReadOnlyServer(handler: (() => void) | undefined): void {
+  readOnlyHolder[READ_ONLY] = handler;
+}
+
 function failure(error: unknown): unknown {
   if (!isDatabaseAway(error)) return error;
+  if (rootOf(error).code === "25006") readOnlyHolder[READ_ONLY]?.();
   databaseWork().unavailable++;
   return unavailable(error);
 }

@@ -3,8 +3,10 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import * as schema from "./schema";
-import { guarded, POOL_SETTINGS } from "./availability";
+import { guarded, onReadOnlyServer, POOL_SETTINGS } from "./availability";
+import { backupSocketPath, dumpPglite, serveBackups, type Dumpable } from "./backup";
 import { acquireDataDirLock } from "./pglite-lock";
+import { poolApplicationName, readOnlySweeper, type PoolHosts } from "./read-only";
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -15,7 +17,7 @@ export type DatabaseOptions =
    * already migrated database, loaded instead of initialising a new one (the test suite makes one per run:
    * a load takes a quarter of what initdb plus the migrations take).
    */
-  | { kind: "pglite"; dir?: string; template?: string };
+  | { kind: "pglite"; dir?: string; template?: string; migrate?: boolean };
 
 export interface DatabaseHandle {
   readonly kind: "postgres" | "pglite";
@@ -24,6 +26,8 @@ export interface DatabaseHandle {
   ping(timeoutMs: number): Promise<void>;
   /** True when every migration in `drizzle/` is recorded as applied. */
   migrationsApplied(): Promise<boolean>;
+  /** PGlite only: a consistent copy of the database, as a gzipped tarball (lib/db/backup.ts). */
+  dump?(): Promise<Buffer>;
   close(): Promise<void>;
 }
 
@@ -142,6 +146,19 @@ async function guardPostgresStatements(): Promise<void> {
   };
 }
 
+/**
+ * What postgres.js is told for `target_session_attrs`. It takes `read-write` to mean that the server
+ * reports `default_transaction_read_only` off, which a Postgres 14+ standby does too (measured on 15:
+ * it kept a connection to the standby, and every write on it failed). `primary` checks
+ * `in_hot_standby`, which is what `read-write` means in a failover; a primary made read-only answers
+ * writes 25006, a 503 (docs/operations.md, Postgres failover).
+ */
+export function sessionAttributes(url: string): { target_session_attrs?: "primary" } {
+  const query = url.includes("?") ? url.slice(url.indexOf("?") + 1) : "";
+  const asked = new URLSearchParams(query).get("target_session_attrs") ?? process.env.PGTARGETSESSIONATTRS;
+  return asked === "read-write" ? { target_session_attrs: "primary" } : {};
+}
+
 async function openPostgres(url: string): Promise<DatabaseHandle> {
   const { default: postgres } = await import("postgres");
   const { drizzle } = await import("drizzle-orm/postgres-js");
@@ -149,7 +166,12 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
 
   // Migrate on one dedicated connection under an advisory lock, so instances starting together
   // against an empty database apply each migration exactly once.
-  const migrator = postgres(url, { max: 1, onnotice: () => {}, connect_timeout: 10 });
+  const migrator = postgres(url, {
+    max: 1,
+    onnotice: () => {},
+    connect_timeout: 10,
+    ...sessionAttributes(url),
+  });
   try {
     await migrator`select pg_advisory_lock(${MIGRATION_LOCK_ID})`;
     await migrate(drizzle({ client: migrator }), { migrationsFolder: MIGRATIONS_FOLDER });
@@ -166,9 +188,18 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
     connect_timeout: POOL_SETTINGS.connectTimeoutSeconds,
     backoff: POOL_SETTINGS.backoff,
     idle_timeout: 60,
+    ...sessionAttributes(url),
+    connection: { application_name: poolApplicationName() },
   });
+  // A statement answered 25006: end the pool's connections to read-only servers (lib/db/read-only.ts).
+  const options = client.options as unknown as PoolHosts & { connection: { application_name: string } };
+  const sweep = readOnlySweeper(url, options, options.connection.application_name);
+  onReadOnlyServer(() => void sweep());
   const db = drizzle({ client, schema }) as unknown as Database;
-  return handle("postgres", db, () => client.end({ timeout: 5 }));
+  return handle("postgres", db, () => {
+    onReadOnlyServer(undefined);
+    return client.end({ timeout: 5 });
+  });
 }
 
 /**
@@ -224,10 +255,18 @@ function withClientParsers<T extends object>(client: T): T {
   return client;
 }
 
-async function openPglite(dir: string | undefined, template?: string): Promise<DatabaseHandle> {
+/**
+ * `migrate: false` opens the database as it is (a backup of a folder no process holds). A folder opened
+ * with `dir` answers backup requests on its socket for as long as it is open (lib/db/backup.ts).
+ */
+async function openPglite(
+  dir: string | undefined,
+  template?: string,
+  migrate = true,
+): Promise<DatabaseHandle> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
-  const { migrate } = await import("drizzle-orm/pglite/migrator");
+  const { migrate: migrateFolder } = await import("drizzle-orm/pglite/migrator");
 
   let release = () => {};
   if (dir) {
@@ -242,12 +281,22 @@ async function openPglite(dir: string | undefined, template?: string): Promise<D
       parsers: DRIZZLE_PGLITE_PARSERS,
     });
     const pglite = drizzle({ client: withClientParsers(client), schema });
-    await migrate(pglite, { migrationsFolder: MIGRATIONS_FOLDER });
+    if (migrate) await migrateFolder(pglite, { migrationsFolder: MIGRATIONS_FOLDER });
     const db = pglite as unknown as Database;
-    return handle("pglite", db, async () => {
-      await client.close();
-      release();
-    });
+    const dump = () => dumpPglite(client as unknown as Dumpable);
+    const backups = dir
+      ? serveBackups(backupSocketPath(dir), dump, (error) =>
+          process.stderr.write(`Backups of ${dir} need the server stopped: ${error.message}\n`),
+        )
+      : undefined;
+    return {
+      ...handle("pglite", db, async () => {
+        await backups?.close();
+        await client.close();
+        release();
+      }),
+      dump,
+    };
   } catch (error) {
     release();
     throw error;
@@ -256,5 +305,7 @@ async function openPglite(dir: string | undefined, template?: string): Promise<D
 
 /** Opens the database and applies pending migrations (idempotent). */
 export function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
-  return options.kind === "postgres" ? openPostgres(options.url) : openPglite(options.dir, options.template);
+  return options.kind === "postgres"
+    ? openPostgres(options.url)
+    : openPglite(options.dir, options.template, options.migrate);
 }

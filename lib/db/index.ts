@@ -11,7 +11,8 @@ export {
   type DatabaseHandle,
   type DatabaseOptions,
 } from "./client";
-export { DatabaseLocked } from "./pglite-lock";
+export { DatabaseLocked, lockHolder } from "./pglite-lock";
+export { backupSocketPath, requestBackup } from "./backup";
 export { likePattern } from "./like";
 export {
   databaseWork,

@@ -33,6 +33,12 @@ function readLock(lockPath: string): LockInfo | undefined {
   }
 }
 
+/** The pid of the live process on this host that holds the lock at `lockPath`, if any. */
+export function lockHolder(lockPath: string): number | undefined {
+  const holder = readLock(lockPath);
+  return holder && holder.hostname === os.hostname() && isAlive(holder.pid) ? holder.pid : undefined;
+}
+
 /** Takes the lock or throws DatabaseLocked; returns the function that releases it. */
 export function acquireDataDirLock(lockPath: string, databaseDir: string): () => void {
   const info: LockInfo = { pid: process.pid, hostname: os.hostname(), startedAt: new Date().toISOString() };

@@ -22,6 +22,10 @@ export interface Postgres {
   /** Stops the server (fast shutdown); the cluster stays, so start() brings it back on the same port. */
   stop(): void;
   start(): void;
+  /** Kills the postmaster with SIGKILL (a crash: no shutdown checkpoint, clients see resets). */
+  kill(): void;
+  /** A standby: promotes it to primary (`pg_ctl promote`, waits until it accepts writes). */
+  promote(): void;
   /** Stops the server and deletes the cluster. */
   destroy(): void;
 }
@@ -65,8 +69,7 @@ export function ensurePostgres15(): void {
 export async function startPostgres(settings: Record<string, string> = {}): Promise<Postgres> {
   ensurePostgres15();
   const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sesame-pg15-"));
-  if (isRoot()) execFileSync("chown", ["postgres:postgres", dataDir]);
+  const dataDir = newDataDir();
   run(path.join(BIN, "initdb"), [
     "-D",
     dataDir,
@@ -77,6 +80,33 @@ export async function startPostgres(settings: Record<string, string> = {}): Prom
     "UTF8",
     "--no-locale",
   ]);
+  return serve(dataDir, port, settings);
+}
+
+/**
+ * A streaming-replication standby of `primary` (`pg_basebackup -R`: a copy of its data folder that
+ * follows its write-ahead log), started on a port of its own with the same `settings`.
+ */
+export async function startStandby(
+  primary: Postgres,
+  settings: Record<string, string> = {},
+): Promise<Postgres> {
+  const port = await freePort();
+  const dataDir = newDataDir();
+  run(path.join(BIN, "pg_basebackup"), [
+    ...["-h", "127.0.0.1", "-p", String(primary.port), "-U", "postgres"],
+    ...["-D", dataDir, "-R", "-X", "stream", "-c", "fast"],
+  ]);
+  return serve(dataDir, port, settings);
+}
+
+function newDataDir(): string {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sesame-pg15-"));
+  if (isRoot()) execFileSync("chown", ["postgres:postgres", dataDir]);
+  return dataDir;
+}
+
+function serve(dataDir: string, port: number, settings: Record<string, string>): Postgres {
   const options = [
     `-p ${port}`,
     `-k ${dataDir}`,
@@ -122,6 +152,14 @@ export async function startPostgres(settings: Record<string, string> = {}): Prom
     start() {
       if (!running) start();
       running = true;
+    },
+    kill() {
+      const pid = Number(fs.readFileSync(path.join(dataDir, "postmaster.pid"), "utf8").split("\n")[0]);
+      process.kill(pid, "SIGKILL");
+      running = false;
+    },
+    promote() {
+      run(pgCtl, ["-D", dataDir, "-w", "-t", "30", "promote"]);
     },
     destroy() {
       try {
