@@ -111,6 +111,48 @@ class FlowClient {
   }
 }
 
+/**
+ * Issue 27's flow login for `npm run bench`: the four requests with conditional mediation reported
+ * available and the passkey button pressed (start, capabilities, request options, verify), timed as the
+ * Passkey API's ceremonies are: `initialize` the three requests before signing, `finalize` the verify.
+ */
+export async function flowButtonLogin(
+  http: BenchHttp,
+  tenantId: string,
+  origin: string,
+  authenticator: WebAuthnSoftwareAuthenticator,
+): Promise<{ initialize: number; sign: number; finalize: number; total: number }> {
+  const flows = new FlowClient(http, tenantId, origin);
+  const t0 = performance.now();
+  const { state: preflight } = await flows.start("login");
+  const capabilities = {
+    webauthn_available: true,
+    webauthn_conditional_mediation_available: true,
+    webauthn_platform_authenticator_available: true,
+  };
+  const { state: init } = await flows.act(
+    preflight,
+    "register_client_capabilities",
+    capabilities,
+    "login_init",
+  );
+  const { state: ask } = await flows.act(init, "webauthn_generate_request_options", {}, "login_passkey");
+  const publicKey = ask.payload?.request_options?.publicKey;
+  if (!publicKey) throw new Error("login_passkey carries no request options");
+  const t1 = performance.now();
+  const assertion = await authenticator.login(publicKey, { origin });
+  const t2 = performance.now();
+  const { response } = await flows.act(
+    ask,
+    "webauthn_verify_assertion_response",
+    { assertion_response: assertion },
+    "success",
+  );
+  const t3 = performance.now();
+  if (!sessionTokenOf(response)) throw new Error("success without a session token");
+  return { initialize: t1 - t0, sign: t2 - t1, finalize: t3 - t2, total: t3 - t0 };
+}
+
 /** One passkey login by flow; returns its timing and the session token it ended with. */
 async function flowLogin(
   flows: FlowClient,

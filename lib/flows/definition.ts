@@ -2,6 +2,7 @@ import type { AuditContext } from "@/lib/audit";
 import type { FlowName } from "@/lib/db/schema";
 import type { AuthenticatedSession, IssuedSession } from "@/lib/sessions";
 import type { Tenant } from "@/lib/tenants";
+import type { User } from "@/lib/users";
 import type { InputErrorRules } from "./errors";
 
 /** Input types of Hanko's flowpilot (`backend/flowpilot/input.go`). */
@@ -58,6 +59,8 @@ export interface FlowContext {
   readonly session: AuthenticatedSession | undefined;
   /** Set by an action: the session the answer starts (cookie or `X-Auth-Token`). */
   issued?: IssuedSession;
+  /** Set with `issued`: the user it was issued to, as loaded by the step (`success` shows it). */
+  issuedTo?: User;
   /** Set by an action: the answer clears the session cookie (account deleted). */
   endsSession?: boolean;
   /** Cookies the answer sets (shared by the step's contexts: an action pushes, the answer sends). */
@@ -86,6 +89,12 @@ export interface ActionDefinition {
   /** Whether the action is offered in the current situation; not offered = left out of `actions`. */
   available?: (ctx: FlowContext) => boolean | Promise<boolean>;
   run: (ctx: FlowContext, input: Record<string, unknown>) => Promise<Transition>;
+  /**
+   * The action, and the state it enters, write nothing but the flow (at most something an abandoned
+   * step leaves harmlessly behind, such as an unused challenge): the engine then claims and saves the
+   * step in one statement after the action ran, instead of claiming it before (docs/performance.md).
+   */
+  writesOnlyTheFlow?: boolean;
   /**
    * The domain codes `run` (or the state it enters) may throw that belong to one of its inputs: the
    * engine answers them `form_data_invalid_error` with the flow code on `inputs.<input>.error`. Codes

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { recordAuditEvent, type AuditContext } from "@/lib/audit";
+import { recordAuditEvent, type AuditContext, type AuditEvent } from "@/lib/audit";
 import { constantTimeEqual, randomToken, sha256Hex } from "@/lib/crypto";
 import { AppError, isFault } from "@/lib/errors";
 import { getLogger } from "@/lib/log";
@@ -10,7 +10,15 @@ import { flowErrors, refusalOf, FLOW_ERROR_STATUS, type FlowRefusal } from "./er
 import { validateInputs, type InputError } from "./inputs";
 import { stepMemo } from "./memo";
 import { errorResponse, inputsOf, offeredActions, type FlowResponse } from "./response";
-import { claimStep, findFlow, insertFlow, saveStep, sweepExpiredFlows, type FlowState } from "./store";
+import {
+  claimAndSaveStep,
+  claimStep,
+  findFlow,
+  insertFlow,
+  saveStep,
+  sweepExpiredFlows,
+  type FlowState,
+} from "./store";
 
 const SWEEP_EVERY = 64;
 /** The stash key of the user a profile flow belongs to. */
@@ -108,13 +116,18 @@ function follow(definition: FlowDefinition, ctx: FlowContext, transition: Transi
   return { state: target, history };
 }
 
-async function audit(ctx: FlowContext, type: string, details: Record<string, unknown>) {
-  await recordAuditEvent(ctx.tenant.id, {
+/** The audit record of a flow event (`flow.<flow>.<type>`). */
+function auditEvent(ctx: FlowContext, type: string, details: Record<string, unknown>): AuditEvent {
+  return {
     ...ctx.audit,
     actor: ctx.session?.user.id ?? ctx.issued?.session.userId ?? ctx.audit.actor,
     type: `flow.${ctx.flowName}.${type}`,
     details: { flowId: ctx.flowId, ...details },
-  });
+  };
+}
+
+async function audit(ctx: FlowContext, type: string, details: Record<string, unknown>) {
+  await recordAuditEvent(ctx.tenant.id, auditEvent(ctx, type, details));
 }
 
 /** Starts a flow (`POST {tenant_url}/{flow}` without `action`): its first state with a CSRF token. */
@@ -134,18 +147,20 @@ export async function startFlow(
   );
   const payload = await enter(definition, ctx);
   const csrf = newCsrfToken();
-  await insertFlow({
-    id: ctx.flowId,
-    tenantId: tenant.id,
-    name: definition.name,
-    state: ctx.state,
-    stash: ctx.stash,
-    payload,
-    csrfHash: sha256Hex(csrf),
-    ttlSeconds: definition.ttlSeconds,
-  });
+  await insertFlow(
+    {
+      id: ctx.flowId,
+      tenantId: tenant.id,
+      name: definition.name,
+      state: ctx.state,
+      stash: ctx.stash,
+      payload,
+      csrfHash: sha256Hex(csrf),
+      ttlSeconds: definition.ttlSeconds,
+    },
+    auditEvent(ctx, "started", { state: ctx.state }),
+  );
   if (Math.random() * SWEEP_EVERY < 1) await sweepExpiredFlows();
-  await audit(ctx, "started", { state: ctx.state });
   return {
     response: {
       name: ctx.state,
@@ -219,12 +234,20 @@ export async function runFlowAction(
   }
   const { flow, action, ctx } = admitted;
   const csrf = newCsrfToken();
-  const version = await claimStep(tenant.id, flow, sha256Hex(csrf));
-  if (version === undefined) {
+  const csrfHash = sha256Hex(csrf);
+  /** The answer to a request whose CSRF token another request used first. */
+  const used = async () => {
     const error = flowErrors.notPermitted("the CSRF token was used already");
     await audit(ctx, "rejected", { action, code: error.flowCode, reason: error.message });
     return { response: errorResponse(error.flowCode, error.message) };
-  }
+  };
+  // A step that writes only the flow is claimed when it is saved, in one statement; any other is claimed
+  // before its action runs, so that of concurrent requests with one token only one runs it.
+  const late = definition.actions[action]!.writesOnlyTheFlow === true;
+  let claimed = late ? undefined : await claimStep(tenant.id, flow, csrfHash);
+  if (!late && claimed === undefined) return used();
+  /** The claimed version: claimed now if the step is claimed late (undefined when another won). */
+  const claim = async () => (claimed ??= await claimStep(tenant.id, flow, csrfHash));
 
   /** The answer that keeps the flow where it was, with an error. */
   const stay = async (
@@ -252,6 +275,7 @@ export async function runFlowAction(
 
   const { values, errors } = validateInputs(await inputsOf(definition, action, ctx), body.input_data ?? {});
   if (Object.keys(errors).length > 0) {
+    if ((await claim()) === undefined) return used();
     const invalid = flowErrors.formInvalid();
     // The original stash: nothing of the refused step is kept.
     ctx.stash = structuredClone(flow.stash);
@@ -266,6 +290,8 @@ export async function runFlowAction(
     entered = at(ctx, next.state, next.history);
     payload = await enter(definition, entered);
   } catch (error) {
+    const version = await claim();
+    if (version === undefined) return used();
     if (error instanceof AppError && !isFault(error.code)) {
       const refusal = refusalOf(error, definition.actions[action]!.inputErrors);
       const retry =
@@ -299,17 +325,19 @@ export async function runFlowAction(
 
   const issued = entered.issued ?? ctx.issued;
   const endsSession = entered.endsSession ?? ctx.endsSession;
-  await saveStep(tenant.id, flow.id, version, {
+  const step = {
     state: entered.state,
     history: [...entered.history],
     stash: entered.stash,
     payload,
-  });
-  await audit({ ...entered, ...(issued ? { issued } : {}) }, `${action}.succeeded`, {
+  };
+  const succeeded = auditEvent({ ...entered, ...(issued ? { issued } : {}) }, `${action}.succeeded`, {
     from: flow.state,
     to: entered.state,
     ...(issued ? { sessionId: issued.session.id } : {}),
   });
+  if (claimed !== undefined) await saveStep(tenant.id, flow.id, claimed, step, succeeded);
+  else if ((await claimAndSaveStep(tenant.id, flow, csrfHash, step, succeeded)) === undefined) return used();
   return {
     response: {
       name: entered.state,
@@ -342,13 +370,13 @@ async function restart(
   ctx.stash = structuredClone(flow.stash);
   const restarted = at(ctx, state, []);
   const payload = await enter(definition, restarted);
-  await saveStep(ctx.tenant.id, flow.id, version, {
-    state,
-    history: [],
-    stash: restarted.stash,
-    payload,
-  });
-  await audit(ctx, `${action}.failed`, { state: flow.state, code: error.code, restartedAt: state });
+  await saveStep(
+    ctx.tenant.id,
+    flow.id,
+    version,
+    { state, history: [], stash: restarted.stash, payload },
+    auditEvent(ctx, `${action}.failed`, { state: flow.state, code: error.code, restartedAt: state }),
+  );
   return {
     response: {
       name: state,

@@ -1,4 +1,5 @@
 import { and, eq, lt, sql } from "drizzle-orm";
+import { writeWithAuditEvent, type AuditEvent } from "@/lib/audit";
 import { executor } from "@/lib/db";
 import { flows, type FlowName, type FlowRow } from "@/lib/db/schema";
 import { UUID_PATTERN } from "@/lib/tenants/tenant";
@@ -8,23 +9,27 @@ export interface FlowState extends FlowRow {
   expired: boolean;
 }
 
-export async function insertFlow(values: {
-  id: string;
-  tenantId: string;
-  name: FlowName;
-  state: string;
-  stash: Record<string, unknown>;
-  payload: Record<string, unknown> | null;
-  csrfHash: string;
-  ttlSeconds: number;
-}): Promise<FlowRow> {
+/** Stores a new flow and, in the same statement, its audit record. */
+export async function insertFlow(
+  values: {
+    id: string;
+    tenantId: string;
+    name: FlowName;
+    state: string;
+    stash: Record<string, unknown>;
+    payload: Record<string, unknown> | null;
+    csrfHash: string;
+    ttlSeconds: number;
+  },
+  audit: AuditEvent,
+): Promise<void> {
   const { ttlSeconds, ...rest } = values;
   const db = await executor();
-  const [row] = await db
+  const insert = db
     .insert(flows)
     .values({ ...rest, expiresAt: sql`now() + make_interval(secs => ${ttlSeconds})` })
-    .returning();
-  return row!;
+    .returning({ id: flows.id });
+  await writeWithAuditEvent(values.tenantId, audit, insert);
 }
 
 export async function findFlow(tenantId: string, id: string): Promise<FlowState | undefined> {
@@ -37,6 +42,16 @@ export async function findFlow(tenantId: string, id: string): Promise<FlowState 
     .limit(1);
   return found ? { ...found.row, expired: Boolean(found.expired) } : undefined;
 }
+
+/** The flow still at the version and CSRF token that were checked, and not expired. */
+const claimable = (tenantId: string, flow: FlowRow) =>
+  and(
+    eq(flows.tenantId, tenantId),
+    eq(flows.id, flow.id),
+    eq(flows.version, flow.version),
+    eq(flows.csrfHash, flow.csrfHash),
+    sql`${flows.expiresAt} > now()`,
+  );
 
 /**
  * Takes the step: swaps the presented CSRF token's hash for the next one, if the flow is still at the
@@ -51,31 +66,54 @@ export async function claimStep(
   const [claimed] = await db
     .update(flows)
     .set({ csrfHash: nextCsrfHash, version: sql`${flows.version} + 1`, updatedAt: sql`now()` })
-    .where(
-      and(
-        eq(flows.tenantId, tenantId),
-        eq(flows.id, flow.id),
-        eq(flows.version, flow.version),
-        eq(flows.csrfHash, flow.csrfHash),
-        sql`${flows.expiresAt} > now()`,
-      ),
-    )
+    .where(claimable(tenantId, flow))
     .returning({ version: flows.version });
   return claimed?.version;
 }
 
-/** Saves where a claimed step led (only the claimant's version matches). */
+type StepValues = Pick<FlowRow, "state" | "history" | "stash" | "payload">;
+
+/**
+ * Saves where a claimed step led (only the claimant's version matches); with `audit`, the step's record
+ * is written by the same statement.
+ */
 export async function saveStep(
   tenantId: string,
   id: string,
   version: number,
-  values: Pick<FlowRow, "state" | "history" | "stash" | "payload">,
+  values: StepValues,
+  audit?: AuditEvent,
 ): Promise<void> {
   const db = await executor();
-  await db
+  const update = db
     .update(flows)
     .set({ ...values, updatedAt: sql`now()` })
     .where(and(eq(flows.tenantId, tenantId), eq(flows.id, id), eq(flows.version, version)));
+  if (audit) await writeWithAuditEvent(tenantId, audit, update.returning({ id: flows.id }));
+  else await update;
+}
+
+/**
+ * Claims and saves a step in one statement (for actions that change nothing outside the flow): swaps
+ * the CSRF token's hash and stores where the step led, if the flow is still at the version that was
+ * checked and not expired, with the step's audit record. Exactly one of concurrent requests with the
+ * same token wins, as with `claimStep`; undefined for the others.
+ */
+export async function claimAndSaveStep(
+  tenantId: string,
+  flow: FlowRow,
+  nextCsrfHash: string,
+  values: StepValues,
+  audit: AuditEvent,
+): Promise<number | undefined> {
+  const db = await executor();
+  const update = db
+    .update(flows)
+    .set({ ...values, csrfHash: nextCsrfHash, version: sql`${flows.version} + 1`, updatedAt: sql`now()` })
+    .where(claimable(tenantId, flow))
+    .returning({ version: flows.version });
+  const [claimed] = await writeWithAuditEvent<{ version: number | string }>(tenantId, audit, update);
+  return claimed ? Number(claimed.version) : undefined;
 }
 
 /** Deletes flows that expired more than a day ago (until then they answer `flow_expired_error`). */

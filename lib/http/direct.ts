@@ -23,6 +23,9 @@ export interface DirectRoute {
  */
 export type DirectDispatch = (req: IncomingMessage, res: ServerResponse) => boolean;
 
+/** A tenant id in a direct route's path pattern (a capture group). */
+export const DIRECT_TENANT = "([0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})";
+
 const KEY = Symbol.for("sesame.directRoutes");
 const METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 

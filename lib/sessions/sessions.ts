@@ -1,4 +1,4 @@
-import { createLocalJWKSet, jwtVerify, type JWTPayload } from "jose";
+import { jwtVerify, type JWTPayload } from "jose";
 import { recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { getConfig } from "@/lib/config";
 import { transaction } from "@/lib/db";
@@ -6,7 +6,7 @@ import type { SessionRow } from "@/lib/db/schema";
 import { findPrimaryEmail } from "@/lib/emails";
 import { AppError } from "@/lib/errors";
 import { requireSecondFactor } from "@/lib/mfa";
-import { getJwks, signToken, type Tenant } from "@/lib/tenants";
+import { signToken, verificationKey, type Tenant } from "@/lib/tenants";
 import { findUser, type User } from "@/lib/users";
 import { emitWebhookEvent, sessionEventData } from "@/lib/webhooks";
 import { deleteSession, deleteUserSessions, insertSession, touchSession, trimSessions } from "./store";
@@ -134,10 +134,19 @@ export async function startSession(
   return { token, session, claims };
 }
 
-/** The token's claims when its signature, audience, issuer and expiry hold (the row is not checked). */
+/**
+ * The token's claims when its signature, audience, issuer and expiry hold (the row is not checked). The
+ * key is the tenant's JWKS key its `kid` names (every token Sesame signs names one); a known key costs
+ * no statement.
+ */
 async function verifySignature(tenant: Tenant, token: string): Promise<SessionClaims | undefined> {
+  const keyOf = async (header: { kid?: string | undefined }) => {
+    const key = await verificationKey(tenant.id, header.kid);
+    if (!key) throw new Error("no such signing key");
+    return key;
+  };
   try {
-    const { payload } = await jwtVerify(token, createLocalJWKSet(await getJwks(tenant.id)), {
+    const { payload } = await jwtVerify(token, keyOf, {
       audience: tenant.rpId,
       issuer: issuerOf(tenant),
     });

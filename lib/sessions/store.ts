@@ -18,14 +18,17 @@ export async function insertSession(
 /** Keeps the newest `limit` sessions of the user and deletes the rest; returns the deleted rows. */
 export async function trimSessions(tenantId: string, userId: string, limit: number): Promise<SessionRow[]> {
   const db = await executor();
-  const rows = await db
+  // One statement: the sessions past the newest `limit`, deleted and returned.
+  const surplus = db
     .select({ id: sessions.id })
     .from(sessions)
     .where(and(eq(sessions.tenantId, tenantId), eq(sessions.userId, userId)))
-    .orderBy(sql`${sessions.createdAt} desc`, sql`${sessions.id} desc`);
-  const surplus = rows.slice(limit).map((row) => row.id);
-  if (surplus.length === 0) return [];
-  return db.delete(sessions).where(inArray(sessions.id, surplus)).returning();
+    .orderBy(sql`${sessions.createdAt} desc`, sql`${sessions.id} desc`)
+    .offset(limit);
+  return db
+    .delete(sessions)
+    .where(and(eq(sessions.tenantId, tenantId), inArray(sessions.id, surplus)))
+    .returning();
 }
 
 /**

@@ -16,6 +16,6 @@ export {
   WebauthnPolicy,
 } from "@/lib/settings/schemas";
 export { UUID_PATTERN, type Tenant } from "./tenant";
-export { getJwks, rotateSigningKey, signToken, type SignTokenOptions } from "./signing-keys";
+export { getJwks, rotateSigningKey, signToken, verificationKey, type SignTokenOptions } from "./signing-keys";
 export { listSigningKeys, type SigningKeyInfo } from "./signing-keys";
 export { privateSigningJwks } from "./signing-keys";

@@ -170,6 +170,26 @@ describe("flow API engine", () => {
     expect(await flowRow(tenant, flowIdOf(state))).toMatchObject({ state: "success", version: 1 });
   });
 
+  it("lets exactly one of concurrent requests take a step that writes only the flow (claimed as it is saved)", async () => {
+    const tenant = await createPublicTenant();
+    const preflight = expectState(await startFlow(tenant, "login"), "preflight");
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        act(tenant, preflight, "register_client_capabilities", { webauthn_available: true }),
+      ),
+    );
+    const statuses = results.map((result) => result.res.status).sort();
+    expect(statuses).toEqual([200, 403, 403, 403, 403, 403]);
+    const won = results.find((result) => result.res.status === 200)!;
+    for (const lost of results.filter((result) => result.res.status === 403)) {
+      expectFlowError(lost, "operation_not_permitted_error", 403);
+    }
+    const row = await flowRow(tenant, flowIdOf(preflight));
+    expect(row).toMatchObject({ state: "login_init", version: 1 });
+    // The winner's token is the flow's next one.
+    expectState(await act(tenant, won.body, "webauthn_generate_request_options"), "login_passkey");
+  });
+
   it("answers an unknown tenant and a malformed body in the flow error shape", async () => {
     const tenant = await createPublicTenant();
     const missing = crypto.randomUUID();

@@ -12,7 +12,15 @@ import {
   verifyRegistration,
 } from "@/lib/ceremonies/webauthn/registration";
 import { executor } from "@/lib/db";
-import { emails, flows, passwords, sessions, users, webauthnCredentials } from "@/lib/db/schema";
+import {
+  emails,
+  flows,
+  passwords,
+  sessions,
+  users,
+  webauthnChallenges,
+  webauthnCredentials,
+} from "@/lib/db/schema";
 import type { FlowResponse } from "@/lib/flows";
 import { MAX_FAILED_ATTEMPTS } from "@/lib/passwords";
 import { setPassword } from "@/lib/accounts";
@@ -326,6 +334,60 @@ describe("login flow: passkeys", () => {
         "flow.login.webauthn_verify_assertion_response.succeeded",
         "session.created",
       ]),
+    );
+  });
+
+  it("hands conditional UI's challenge out again for the passkey button, and a new one once it was used", async () => {
+    const tenant = await tenantWith();
+    const user = await createUserWithEmail(tenant);
+    const authenticator = new WebAuthnSoftwareAuthenticator();
+    await addPasskey(tenant, user, authenticator);
+    const challenges = async () => {
+      const db = await executor();
+      return db
+        .select({ challenge: webauthnChallenges.challenge, expiresAt: webauthnChallenges.expiresAt })
+        .from(webauthnChallenges)
+        .where(eq(webauthnChallenges.tenantId, tenant.id));
+    };
+
+    const init = await loginInit(tenant, { webauthn_conditional_mediation_available: true });
+    const autofill = publicKeyOf(init);
+    const [stored] = await challenges();
+    const passkey = expectState(
+      await act(tenant, init, "webauthn_generate_request_options"),
+      "login_passkey",
+    );
+    // The same options, renewed for a full lifetime; no second challenge is stored.
+    expect(publicKeyOf(passkey)).toEqual(autofill);
+    const renewed = await challenges();
+    expect(renewed.map((row) => row.challenge)).toEqual([autofill.challenge]);
+    expect(renewed[0]!.expiresAt.getTime()).toBeGreaterThanOrEqual(stored!.expiresAt.getTime());
+    const assertion = await authenticator.login(publicKeyOf(passkey), { origin: ORIGIN });
+    const done = await act(tenant, passkey, "webauthn_verify_assertion_response", {
+      assertion_response: assertion,
+    });
+    await expectSignedIn(tenant, done, user);
+
+    // Conditional UI's assertion refused at login_init uses its challenge up: the button gets a new one.
+    const again = await loginInit(tenant, { webauthn_conditional_mediation_available: true });
+    const tampered = await authenticator.login(publicKeyOf(again), {
+      origin: ORIGIN,
+      overrides: { tamperSignature: true },
+    });
+    const refused = await act(tenant, again, "webauthn_verify_assertion_response", {
+      assertion_response: tampered,
+    });
+    expect(refused.body.error?.code).toBe("passkey_invalid");
+    const fresh = expectState(
+      await act(tenant, refused.body, "webauthn_generate_request_options"),
+      "login_passkey",
+    );
+    expect(publicKeyOf(fresh).challenge).not.toBe(publicKeyOf(again).challenge);
+    const second = await authenticator.login(publicKeyOf(fresh), { origin: ORIGIN });
+    await expectSignedIn(
+      tenant,
+      await act(tenant, fresh, "webauthn_verify_assertion_response", { assertion_response: second }),
+      user,
     );
   });
 

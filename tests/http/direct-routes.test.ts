@@ -1,6 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FLOW_DIRECT_ROUTES } from "@/app/(flow-api)/t/[tenantId]/direct-routes";
 import { PASSKEY_DIRECT_ROUTES } from "@/app/(passkey-api)/passkey/direct-routes";
 import { installDirectRoutes, type DirectDispatch } from "@/lib/http/direct";
 import { createTestTenant } from "@/tests/helpers/tenants";
@@ -14,14 +15,21 @@ const FILES = {
     import("@/app/(passkey-api)/passkey/[tenantId]/registration/initialize/route"),
   "/passkey/[tenantId]/registration/finalize": () =>
     import("@/app/(passkey-api)/passkey/[tenantId]/registration/finalize/route"),
+  "/t/[tenantId]/login": () => import("@/app/(flow-api)/t/[tenantId]/login/route"),
+  "/t/[tenantId]/registration": () => import("@/app/(flow-api)/t/[tenantId]/registration/route"),
+  "/t/[tenantId]/profile": () => import("@/app/(flow-api)/t/[tenantId]/profile/route"),
+  "/t/[tenantId]/token_exchange": () => import("@/app/(flow-api)/t/[tenantId]/token_exchange/route"),
+  "/t/[tenantId]/sessions/validate": () => import("@/app/(public-api)/t/[tenantId]/sessions/validate/route"),
+  "/t/[tenantId]/me": () => import("@/app/(public-api)/t/[tenantId]/me/route"),
 } as const;
+const DIRECT_ROUTES = [...PASSKEY_DIRECT_ROUTES, ...FLOW_DIRECT_ROUTES];
 
 describe("routes served directly (lib/http/direct.ts)", () => {
   let server: http.Server;
   let base: string;
 
   beforeAll(async () => {
-    installDirectRoutes(PASSKEY_DIRECT_ROUTES);
+    installDirectRoutes(DIRECT_ROUTES);
     const dispatch = (globalThis as Record<symbol, DirectDispatch>)[Symbol.for("sesame.directRoutes")]!;
     // What scripts/server.mjs does: the direct route, else Next.js (here a marker answer).
     server = http.createServer((req, res) => {
@@ -35,8 +43,8 @@ describe("routes served directly (lib/http/direct.ts)", () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   it("serves each route file's own handlers at that file's path", async () => {
-    expect(PASSKEY_DIRECT_ROUTES).toHaveLength(Object.keys(FILES).length);
-    for (const route of PASSKEY_DIRECT_ROUTES) {
+    expect(DIRECT_ROUTES).toHaveLength(Object.keys(FILES).length);
+    for (const route of DIRECT_ROUTES) {
       const path = route.pattern.source
         .replace(/^\^/, "")
         .replace(/\$$/, "")
@@ -45,8 +53,9 @@ describe("routes served directly (lib/http/direct.ts)", () => {
       const load = FILES[path as keyof typeof FILES];
       expect(load, path).toBeDefined();
       const file = await load();
-      expect(route.module.POST).toBe(file.POST);
-      expect(route.module.OPTIONS).toBe((file as Record<string, unknown>).OPTIONS);
+      for (const method of ["GET", "POST", "DELETE", "OPTIONS"]) {
+        expect(route.module[method], `${method} ${path}`).toBe((file as Record<string, unknown>)[method]);
+      }
     }
   });
 
@@ -92,6 +101,40 @@ describe("routes served directly (lib/http/direct.ts)", () => {
     });
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toMatchObject({ status: 404 });
+  });
+
+  it("runs flow steps and answers the session reads as the routes do (hrefs, CSRF tokens, error shapes)", async () => {
+    const { tenant } = await createTestTenant();
+    const headers = { origin: "http://localhost:3000", "content-type": "application/json" };
+    const post = async (path: string, body?: unknown) => {
+      const res = await fetch(`${base}/t/${tenant.id}${path}`, {
+        method: "POST",
+        headers,
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      return { res, state: (await res.json()) as FlowState };
+    };
+    type FlowState = { name: string; csrf_token: string; actions: Record<string, { href: string }> };
+    const { res, state } = await post("/login");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-request-id")).toBeTruthy();
+    expect(state.name).toBe("preflight");
+    const body = { input_data: { webauthn_available: true }, csrf_token: state.csrf_token };
+    const init = await post(state.actions.register_client_capabilities!.href, body);
+    expect(init.state.name).toBe("login_init");
+    // The token was used: the same request again is refused in the flow's error shape.
+    const again = await post(state.actions.register_client_capabilities!.href, body);
+    expect(again.res.status).toBe(403);
+    expect(again.state.name).toBe("error");
+
+    const validate = await fetch(`${base}/t/${tenant.id}/sessions/validate`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ session_token: "x" }),
+    });
+    expect(await validate.json()).toEqual({ is_valid: false });
+    const me = await fetch(`${base}/t/${tenant.id}/me`, { headers: { authorization: "Bearer x" } });
+    expect(me.status).toBe(401);
   });
 
   it("leaves everything else to Next.js: other paths and methods, disguised paths, large or chunked bodies", async () => {

@@ -8,7 +8,7 @@ import * as jwks from "@/app/(public-api)/t/[tenantId]/.well-known/jwks/route";
 import { listAuditEvents } from "@/lib/audit";
 import { sessionHeaders } from "@/lib/http";
 import { issuerOf } from "@/lib/sessions";
-import { signToken, updateTenant } from "@/lib/tenants";
+import { getTenant, rotateSigningKey, signToken, updateTenant } from "@/lib/tenants";
 import {
   ORIGIN,
   createPublicTenant,
@@ -88,6 +88,27 @@ describe("sessions", () => {
       const meRes = await publicCall(me.GET, tenant, "GET", "/me", { token: bad });
       expect(meRes.status).toBe(401);
       expect(await meRes.json()).toEqual({ code: 401, message: "Unauthorized" });
+    }
+  });
+
+  it("verifies with the key the token's kid names: an earlier key's tokens stay valid, unknown kids are refused", async () => {
+    const tenant = await createPublicTenant();
+    const user = await createUserWithEmail(tenant);
+    const before = await sessionFor(tenant, user);
+    const rotated = await getTenant((await rotateSigningKey(tenant.id)).tenantId);
+    const after = await sessionFor(rotated, user);
+    for (const token of [before, after]) {
+      const res = await publicCall(validate.GET, rotated, "GET", "/sessions/validate", { token });
+      expect(await res.json()).toMatchObject({ is_valid: true, user_id: user.id });
+    }
+    // The same token with its header naming another key, a kid that is no key id, or none.
+    const [, payload, signature] = before.split(".");
+    for (const kid of [crypto.randomUUID(), "not-a-uuid", undefined]) {
+      const header = Buffer.from(JSON.stringify({ alg: "ES256", typ: "JWT", ...(kid ? { kid } : {}) }));
+      const token = `${header.toString("base64url")}.${payload}.${signature}`;
+      const res = await publicCall(validate.GET, rotated, "GET", "/sessions/validate", { token });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ is_valid: false });
     }
   });
 

@@ -1,10 +1,8 @@
-import type { DirectRoute } from "@/lib/http/direct";
+import { DIRECT_TENANT as TENANT, type DirectRoute } from "@/lib/http/direct";
 import * as loginFinalize from "./[tenantId]/login/finalize/route";
 import * as loginInitialize from "./[tenantId]/login/initialize/route";
 import * as registrationFinalize from "./[tenantId]/registration/finalize/route";
 import * as registrationInitialize from "./[tenantId]/registration/initialize/route";
-
-const TENANT = "([0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})";
 
 /**
  * The Passkey API's ceremony routes that scripts/server.mjs serves directly (lib/http/direct.ts): these

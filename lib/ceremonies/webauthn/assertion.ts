@@ -39,14 +39,7 @@ export async function issueAssertionOptions(
 ): Promise<PublicKeyCredentialRequestOptionsJSON> {
   const { name, policy } = policyOf(tenant, kind);
   const allowed = options.credentials?.map((credential) => credential.id) ?? null;
-  const requestOptions = await generateAuthenticationOptions({
-    rpID: tenant.rpId,
-    timeout: timeoutMs(tenant),
-    userVerification: policy.userVerification,
-    // Transports are left out, as Hanko does: some platforms then refuse to offer a hybrid flow.
-    ...(allowed ? { allowCredentials: allowed.map((id) => ({ id })) } : {}),
-    ...(options.challenge ? { challenge: options.challenge } : {}),
-  });
+  const requestOptions = await assertionRequestOptions(tenant, kind, allowed, options.challenge);
   await storeChallenge(
     {
       tenantId: tenant.id,
@@ -62,6 +55,26 @@ export async function issueAssertionOptions(
     options.audit,
   );
   return requestOptions;
+}
+
+/**
+ * The request options of an assertion of `kind` (allowed credential ids, or discoverable with null),
+ * for `challenge` or a new one; nothing is stored.
+ */
+export function assertionRequestOptions(
+  tenant: Tenant,
+  kind: AssertionKind,
+  allowed: string[] | null,
+  challenge?: Uint8Array<ArrayBuffer>,
+): Promise<PublicKeyCredentialRequestOptionsJSON> {
+  return generateAuthenticationOptions({
+    rpID: tenant.rpId,
+    timeout: timeoutMs(tenant),
+    userVerification: policyOf(tenant, kind).policy.userVerification,
+    // Transports are left out, as Hanko does: some platforms then refuse to offer a hybrid flow.
+    ...(allowed ? { allowCredentials: allowed.map((id) => ({ id })) } : {}),
+    ...(challenge ? { challenge } : {}),
+  });
 }
 
 export interface VerifiedAssertion<K extends AssertionKind = AssertionKind> {

@@ -1,4 +1,4 @@
-import { and, eq, getTableColumns, lt, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, isNull, lt, sql } from "drizzle-orm";
 import { writeWithAuditEvent, type AuditEvent } from "@/lib/audit";
 import { executor } from "@/lib/db";
 import { webauthnChallenges, type WebauthnChallengeRow } from "@/lib/db/schema";
@@ -31,6 +31,34 @@ export async function storeChallenge(
   if (audit) await writeWithAuditEvent(values.tenantId, audit, insert);
   else await insert;
   if (Math.random() * SWEEP_EVERY < 1) await sweepExpiredChallenges();
+}
+
+/**
+ * Gives a stored discoverable challenge (no user) of `kind` a new lifetime, if it is still there and
+ * unexpired: the flow's login hands out again the challenge its conditional UI was given, instead of
+ * storing another. False when it was used or expired meanwhile.
+ */
+export async function renewDiscoverableChallenge(
+  tenantId: string,
+  kind: StoredCeremonyKind,
+  challenge: string,
+  ttlSeconds: number,
+): Promise<boolean> {
+  const db = await executor();
+  const renewed = await db
+    .update(webauthnChallenges)
+    .set({ expiresAt: sql`now() + make_interval(secs => ${ttlSeconds})` })
+    .where(
+      and(
+        eq(webauthnChallenges.tenantId, tenantId),
+        eq(webauthnChallenges.challenge, challenge),
+        eq(webauthnChallenges.kind, kind),
+        isNull(webauthnChallenges.userId),
+        sql`${webauthnChallenges.expiresAt} > now()`,
+      ),
+    )
+    .returning({ id: webauthnChallenges.id });
+  return renewed.length === 1;
 }
 
 /**

@@ -10,12 +10,13 @@ import type { Tenant } from "@/lib/tenants";
 import { findUser, type User } from "@/lib/users";
 import {
   assertionFailed,
+  assertionRequestOptions,
   finalizeAssertion,
   issueAssertionOptions,
   recordAssertionUse,
   verifyAssertionSignature,
 } from "./assertion";
-import { consumeChallenge } from "./challenges-store";
+import { consumeChallenge, renewDiscoverableChallenge } from "./challenges-store";
 import { isEmbedded, readClientData } from "./client-data";
 
 /**
@@ -41,36 +42,47 @@ export function userSecurityKeys(tenant: Tenant, userId: string): Promise<Creden
 
 /**
  * Request options for a flow login: discoverable (no user, no allowCredentials), the user's passkeys,
- * or the user's security keys. Each call stores a new single-use challenge.
+ * or the user's security keys. Each call stores a new single-use challenge (with its audit record, in
+ * one statement), except that discoverable options may hand out again `reuse`, a discoverable challenge
+ * this flow was given before and has not used (conditional UI's, when the passkey button is pressed):
+ * it is renewed for a full lifetime if it is still unused and unexpired, else a new one is stored.
  */
 export async function issueFlowRequestOptions(
   tenant: Tenant,
   mode: FlowAssertionMode,
   userId: string | null,
   context: AuditContext,
+  reuse?: string,
 ): Promise<PublicKeyCredentialRequestOptionsJSON> {
   const type = `${mode === "security_key" ? MFA_LOGIN : LOGIN}.initialize`;
   return auditFailures(tenant.id, type, context, async () => {
     if (mode !== "discoverable" && userId === null) throw new Error(`${mode} request options need a user`);
+    if (
+      mode === "discoverable" &&
+      reuse &&
+      (await renewDiscoverableChallenge(tenant.id, "public-login", reuse, tenant.challengeTtlSeconds))
+    ) {
+      return assertionRequestOptions(
+        tenant,
+        "public-login",
+        null,
+        new Uint8Array(Buffer.from(reuse, "base64url")),
+      );
+    }
     const credentials =
       mode === "discoverable"
         ? null
         : await (mode === "user" ? userPasskeys : userSecurityKeys)(tenant, userId!);
-    const options = await issueAssertionOptions(
-      tenant,
-      mode === "security_key" ? "mfa-login" : "public-login",
-      {
-        userId: mode === "discoverable" ? null : userId,
-        credentials,
+    return issueAssertionOptions(tenant, mode === "security_key" ? "mfa-login" : "public-login", {
+      userId: mode === "discoverable" ? null : userId,
+      credentials,
+      audit: {
+        ...context,
+        type: `${type}.succeeded`,
+        actor: userId ?? context.actor,
+        details: { flow: true, mode },
       },
-    );
-    await recordAuditEvent(tenant.id, {
-      ...context,
-      type: `${type}.succeeded`,
-      actor: userId ?? context.actor,
-      details: { flow: true, mode },
     });
-    return options;
   });
 }
 
@@ -108,12 +120,21 @@ export async function finalizeFlowPasskeyLogin(
   response: AuthenticationResponseJSON,
   context: AuditContext,
 ): Promise<User> {
+  // The completion only reads: the sign count's compare-and-set and its record are one statement, so
+  // no transaction is needed (the flow creates the session afterwards).
   return auditFailures(tenant.id, `${LOGIN}.finalize`, context, () =>
-    finalizeAssertion(tenant, "public-login", response, context, async ({ credential }) => {
-      const user = await findUser(tenant.id, credential.userId);
-      if (!user) throw assertionFailed("the credential's user no longer exists");
-      return { result: user, details: { flow: true } };
-    }),
+    finalizeAssertion(
+      tenant,
+      "public-login",
+      response,
+      context,
+      async ({ credential }) => {
+        const user = await findUser(tenant.id, credential.userId);
+        if (!user) throw assertionFailed("the credential's user no longer exists");
+        return { result: user, details: { flow: true } };
+      },
+      { completeWrites: false },
+    ),
   );
 }
 

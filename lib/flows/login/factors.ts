@@ -17,7 +17,10 @@ const AMR: Record<FirstFactor, AuthMethod> = { password: "pwd", passcode: "otp" 
 
 /** To `login_passkey`, whose entry issues the request options for `mode`. */
 export function toPasskey(ctx: FlowContext, mode: FlowAssertionMode): Transition {
-  ctx.stash[KEY.assertion] = { mode } satisfies Assertion;
+  // Conditional UI's options at login_init: the passkey button may hand out that challenge again.
+  const before = ctx.stash[KEY.assertion] as Assertion | undefined;
+  const reusable = mode === "discoverable" && before?.mode === "discoverable" ? before.challenge : undefined;
+  ctx.stash[KEY.assertion] = { mode, ...(reusable ? { reusable } : {}) } satisfies Assertion;
   return { to: "login_passkey" };
 }
 

@@ -39,6 +39,8 @@ export interface PasscodeEmail {
 export interface Assertion {
   mode: FlowAssertionMode;
   challenge?: string;
+  /** A discoverable challenge handed out before and not used yet, which new options may reuse. */
+  reusable?: string;
 }
 
 const NO_METHODS: Methods = { passkey: false, password: false, passcode: false };

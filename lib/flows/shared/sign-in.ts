@@ -15,6 +15,7 @@ export async function signIn(
   lastLogin: LastLogin | undefined,
 ): Promise<{ to: "success" }> {
   ctx.issued = await issueSession(ctx.tenant, user, amr, { ...ctx.audit, actor: user.id });
+  ctx.issuedTo = user;
   ctx.stash[STASH.successUser] = user.id;
   if (lastLogin) ctx.stash[STASH.lastLogin] = lastLogin;
   return { to: "success" };

@@ -18,5 +18,7 @@ export const webauthnGenerateRequestOptions: ActionDefinition = {
     if (ctx.state === "login_method_chooser") return methodsOf(ctx).passkey;
     return mfaOf(ctx).security_key;
   },
+  // login_passkey stores (or renews) a challenge, which a lost step leaves unused until it expires.
+  writesOnlyTheFlow: true,
   run: async (ctx) => toPasskey(ctx, ASSERTION_MODE[ctx.state] ?? "discoverable"),
 };

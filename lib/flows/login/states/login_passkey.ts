@@ -7,7 +7,13 @@ export async function enterLoginPasskey(ctx: FlowContext) {
   const assertion = assertionOf(ctx);
   if (!assertion) throw new Error("login_passkey without an assertion mode");
   const userId = assertion.mode === "discoverable" ? null : (ctx.stash[KEY.userId] as string);
-  const options = await issueFlowRequestOptions(ctx.tenant, assertion.mode, userId, ctx.audit);
+  const options = await issueFlowRequestOptions(
+    ctx.tenant,
+    assertion.mode,
+    userId,
+    ctx.audit,
+    assertion.reusable,
+  );
   ctx.stash[KEY.assertion] = { mode: assertion.mode, challenge: options.challenge } satisfies Assertion;
   return { request_options: { publicKey: options } };
 }

@@ -5,5 +5,7 @@ import { passkeysUsable } from "@/lib/flows/shared/webauthn";
 export const webauthnGenerateCreationOptions: ActionDefinition = {
   description: "Get the options to create a passkey.",
   available: passkeysUsable,
+  // The state it leads to stores a challenge, which a lost step leaves unused until it expires.
+  writesOnlyTheFlow: true,
   run: async () => ({ to: "onboarding_verify_passkey_attestation" }),
 };

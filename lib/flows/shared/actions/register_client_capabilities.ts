@@ -13,6 +13,8 @@ export function registerClientCapabilities(next: string): ActionDefinition {
     description:
       "Tell the server what the browser can do (WebAuthn, conditional UI, platform authenticator).",
     inputs: CAPABILITY_INPUTS,
+    // The states it leads to at most store request options' challenge (unused if the step is lost).
+    writesOnlyTheFlow: true,
     async run(ctx, input) {
       ctx.stash[STASH.webauthnAvailable] = input.webauthn_available === true;
       ctx.stash[STASH.conditionalMediation] = input.webauthn_conditional_mediation_available === true;

@@ -8,7 +8,13 @@ export const successState = {
   actions: [] as readonly never[],
   async enter(ctx: FlowContext) {
     const userId = ctx.stash[STASH.successUser];
-    const user = typeof userId === "string" ? await findUser(ctx.tenant.id, userId) : undefined;
+    // The user the step signed in, as it loaded them; else (never on the way a session was issued) read.
+    const user =
+      ctx.issuedTo?.id === userId
+        ? ctx.issuedTo
+        : typeof userId === "string"
+          ? await findUser(ctx.tenant.id, userId)
+          : undefined;
     if (!user || !ctx.issued) throw new Error("flow success: entered without a session");
     return successPayload(ctx.tenant, user, ctx.issued, ctx.stash[STASH.lastLogin] as LastLogin | undefined);
   },
