@@ -27,7 +27,7 @@ import { configureDatabase, executor, getDatabase } from "@/lib/db";
 import { emails } from "@/lib/db/schema";
 import type { FlowResponse } from "@/lib/flows";
 import { updateTenant, type Tenant } from "@/lib/tenants";
-import { insertUser } from "@/lib/users";
+import { addUser } from "@/lib/users";
 import {
   WebAuthnSoftwareAuthenticator,
   type AuthenticationOptionsLike,
@@ -341,7 +341,7 @@ async function main() {
   const authenticators: WebAuthnSoftwareAuthenticator[] = [];
   const db = await executor();
   for (let i = 0; i < 8; i++) {
-    const user = await insertUser(tenant.id);
+    const user = await addUser(tenant.id);
     await db.insert(emails).values({
       tenantId: tenant.id,
       userId: user.id,
