@@ -63,3 +63,4 @@ export {
   type FinalizePasscodeInput,
   type InitializePasscodeInput,
 } from "./passcode-login";
+export { setAccountLocked } from "./user-lock";

@@ -28,3 +28,4 @@ export {
   removeUser,
 } from "./users";
 export type { NewAdminUser, PlatformUserFilter, UserCondition, UserProfileChanges } from "./store";
+export { noteSignIn, refuseLockedUser, setUserLock, UserLocked } from "./user-lock";
