@@ -150,7 +150,13 @@ test("webhooks: create with the event hierarchy, secret once, test event deliver
   // Edit, disable and enable, rotate the secret (shown once), delete.
   await page.goto(`${base}/webhooks`);
   await page.getByRole("link", { name: receiver.url }).click();
+  // Deliveries come first; the form waits behind "Edit" (issue 29, point 10), its events searchable.
+  await expect(page.getByRole("button", { name: "Save changes" })).toBeHidden();
+  await page.locator("summary", { hasText: "Edit" }).click();
+  await page.getByLabel("Find an event").fill("sess");
+  await expect(page.getByRole("checkbox", { name: /^email/ })).toHaveCount(0);
   await page.getByRole("checkbox", { name: /^session and everything below/ }).check();
+  await page.getByLabel("Find an event").fill("");
   await page.getByRole("button", { name: "Save changes" }).click();
   await expect(page.getByTestId("toast").filter({ hasText: "Webhook saved" })).toBeVisible();
   await expect(page.getByText("user, session", { exact: true })).toBeVisible();

@@ -83,22 +83,34 @@ test("an owner creates a tenant with the wizard and changes its settings", async
 
   // A bad session lifetime: the schema's message next to the field, and nothing stored.
   const sessions = page.locator("form[data-section=sessions]");
-  const lifetime = sessions.getByLabel("Session lifetime (seconds)");
-  await expect(lifetime).toHaveValue("3600");
+  // Durations are entered and shown in units (issue 29, point 9): 3600 seconds is "1 hours".
+  const lifetime = sessions.getByLabel("Session lifetime", { exact: true });
+  const unit = sessions.getByLabel("Session lifetime: unit");
+  await expect(lifetime).toHaveValue("1");
+  await expect(unit).toHaveValue("hours");
   await lifetime.fill("5");
+  await unit.selectOption("seconds");
   await sessions.getByRole("button", { name: "Save sessions" }).click();
   await expect(sessions.locator("#sessions-sessionLifetimeSeconds-error")).toHaveText(
-    "Must be at least 60 seconds",
+    "Must be at least 1 minute",
   );
   await page.reload();
-  await expect(sessions.getByLabel("Session lifetime (seconds)")).toHaveValue("3600");
+  await expect(sessions.getByLabel("Session lifetime", { exact: true })).toHaveValue("1");
 
-  // A good one is saved and still there after a reload.
-  await sessions.getByLabel("Session lifetime (seconds)").fill("7200");
+  // A good one is saved and still there after a reload, in its largest whole unit.
+  await sessions.getByLabel("Session lifetime", { exact: true }).fill("120");
+  await sessions.getByLabel("Session lifetime: unit").selectOption("minutes");
   await sessions.getByRole("button", { name: "Save sessions" }).click();
   await expect(page.getByTestId("toast").filter({ hasText: "Sessions saved" })).toBeVisible();
   await page.reload();
-  await expect(sessions.getByLabel("Session lifetime (seconds)")).toHaveValue("7200");
+  await expect(sessions.getByLabel("Session lifetime", { exact: true })).toHaveValue("2");
+  await expect(sessions.getByLabel("Session lifetime: unit")).toHaveValue("hours");
+  // The side navigation leads to a section by its anchor.
+  await page
+    .getByRole("navigation", { name: "Settings sections" })
+    .getByRole("link", { name: "Branding" })
+    .click();
+  await expect(page).toHaveURL(/#branding$/);
 
   // The branding preview follows the form as the operator types.
   const branding = page.locator("form[data-section=branding]");

@@ -65,9 +65,28 @@ test("an owner creates, finds, edits and deletes a user and revokes its session"
   await check(page, "users-list");
   await page
     .getByRole("row", { name: /ada@example\.test/ })
-    .getByRole("link", { name: userId })
+    .getByRole("link", { name: "ada@example.test" })
     .click();
   await expect(page.getByRole("heading", { name: "ada@example.test" })).toBeVisible();
+
+  // Profile and addresses (issue 29, point 11): the demo tenant has usernames off, so a username is refused
+  // at its field, saying so; a name is saved; an address is added, then removed.
+  const profile = page.getByRole("form", { name: "Profile" });
+  await profile.getByLabel("Username", { exact: true }).fill("no spaces");
+  await profile.getByRole("button", { name: "Save profile" }).click();
+  await expect(profile.getByText(/^Usernames are not enabled for this tenant/)).toBeVisible();
+  await profile.getByLabel("Username", { exact: true }).fill("");
+  await profile.getByLabel("Name", { exact: true }).fill("Ada Lovelace");
+  await profile.getByRole("button", { name: "Save profile" }).click();
+  await expect(page.getByTestId("toast").filter({ hasText: "Profile saved" })).toBeVisible();
+  const addEmail = page.getByRole("form", { name: "Add an email address" });
+  await addEmail.getByLabel("Add an email address").fill("ada.second@example.test");
+  await addEmail.getByRole("button", { name: "Add address" }).click();
+  const second = page.getByTestId("email-row").filter({ hasText: "ada.second@example.test" });
+  await expect(second).toBeVisible();
+  await second.getByRole("button", { name: /Remove/ }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Remove address" }).click();
+  await expect(second).toHaveCount(0);
 
   // Metadata: invalid JSON is shown inline and cannot be saved; valid JSON is saved.
   const editor = page.getByRole("textbox", { name: "Public metadata" });
@@ -116,6 +135,23 @@ test("an owner creates, finds, edits and deletes a user and revokes its session"
   await expect(page.getByTestId("toast").filter({ hasText: "Session revoked" })).toBeVisible();
   await expect(page.getByText("No active sessions")).toBeVisible();
   expect(await validate()).toBe(false);
+
+  // Lock: the user shows as locked here and in the list, and no session can be started for them.
+  await page.getByRole("button", { name: "Lock user" }).click();
+  await page
+    .getByRole("dialog", { name: "Lock this user?" })
+    .getByRole("button", { name: "Lock user" })
+    .click();
+  await expect(page.getByTestId("toast").filter({ hasText: "User locked" })).toBeVisible();
+  await expect(page.getByText("locked", { exact: true }).first()).toBeVisible();
+  const refused = await fetch(`${admin}/sessions`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${adminKey}`, "content-type": "application/json" },
+    body: JSON.stringify({ user_id: userId }),
+  });
+  expect(refused.status).toBe(403);
+  await page.getByRole("button", { name: "Unlock user" }).click();
+  await expect(page.getByTestId("toast").filter({ hasText: "User unlocked" })).toBeVisible();
 
   // Delete: only once the email is typed.
   await page.getByRole("button", { name: "Delete user" }).click();

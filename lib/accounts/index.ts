@@ -69,3 +69,4 @@ export {
   type FinalizePasscodeInput,
   type InitializePasscodeInput,
 } from "./passcode-login";
+export { setAccountLocked } from "./user-lock";

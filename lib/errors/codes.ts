@@ -69,6 +69,8 @@ export const ERROR_CODES = {
   USERNAME_NOT_ENABLED: "Forbidden",
   /** The tenant requires a username, so it cannot be removed. */
   USERNAME_REQUIRED: "Forbidden",
+  /** An operator locked the user: no sign-in on any surface until unlocked. */
+  USER_LOCKED: "Forbidden",
   /** The tenant does not allow sign-up. */
   SIGN_UP_DISABLED: "Forbidden",
   /** The tenant does not allow users to delete their account. */

@@ -96,6 +96,10 @@ export const FLOW_ERRORS: Record<ErrorCode, FlowAnswerError> = {
   USERNAME_INVALID: answer("invalid_username_error"),
   USERNAME_NOT_ENABLED: NOT_PERMITTED,
   USERNAME_REQUIRED: NOT_PERMITTED,
+  USER_LOCKED: answer(
+    "operation_not_permitted_error",
+    "This account is locked: ask the site's support to unlock it",
+  ),
   SIGN_UP_DISABLED: NOT_PERMITTED,
   ACCOUNT_DELETION_DISABLED: NOT_PERMITTED,
   CREDENTIAL_TAKEN: answer("webauthn_credential_already_exists"),

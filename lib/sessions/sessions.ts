@@ -7,7 +7,7 @@ import { findPrimaryEmail } from "@/lib/emails";
 import { AppError } from "@/lib/errors";
 import { requireSecondFactor } from "@/lib/mfa";
 import { signToken, verificationKey, type Tenant } from "@/lib/tenants";
-import { findUser, type User } from "@/lib/users";
+import { findUser, noteSignIn, refuseLockedUser, type User } from "@/lib/users";
 import { emitWebhookEvent, sessionEventData } from "@/lib/webhooks";
 import { deleteSession, deleteUserSessions, insertSession, touchSession, trimSessions } from "./store";
 
@@ -39,7 +39,8 @@ export const issuerOf = (tenant: Tenant): string => `${getConfig().baseUrl}/t/${
 /**
  * Starts a session: a row (so it can be ended at once) and a JWT naming it, signed with the tenant's
  * key. The user keeps at most the tenant's session limit; the oldest sessions go. Never a session whose
- * `amr` lacks a second factor the user set up and the tenant enforces (`SecondFactorRequired`, 403).
+ * `amr` lacks a second factor the user set up and the tenant enforces (`SecondFactorRequired`, 403), and
+ * never one for a locked user (`UserLocked`, 403).
  */
 export async function issueSession(
   tenant: Tenant,
@@ -90,6 +91,10 @@ export async function startSession(
   const lifetime = tenant.sessionLifetimeSeconds;
   // The row, the sessions the limit evicts and their webhook events commit together (the outbox).
   const { session, trimmed } = await transaction(async () => {
+    // A locked user starts no session (USER_LOCKED); the user's own sign-in is noted as their last.
+    // Either holds the user's row until commit, so a lock being set waits and then ends this session.
+    if (impersonatedBy) await refuseLockedUser(tenant.id, user.id);
+    else await noteSignIn(tenant.id, user.id);
     const session = await insertSession({
       tenantId: tenant.id,
       userId: user.id,
@@ -177,7 +182,8 @@ export async function checkSessionToken(tenant: Tenant, token: string): Promise<
   );
   if (!session || session.userId !== claims.sub) return undefined;
   const user = await findUser(tenant.id, session.userId);
-  return user ? { claims, session, user } : undefined;
+  // A locked user's sessions end with the lock; one that slipped past it is refused all the same.
+  return user && !user.lockedAt ? { claims, session, user } : undefined;
 }
 
 /** Where the session token came from: `Authorization: Bearer` wins over the cookie. */

@@ -13,7 +13,7 @@ import { transaction } from "@/lib/db";
 import type { UafRegistrationRow, UafRequestOperation } from "@/lib/db/schema";
 import { AppError, ValidationFailed } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
-import { findUserByExternalId, upsertExternalUser, type User } from "@/lib/users";
+import { findUserByExternalId, upsertExternalUser, UserLocked, type User } from "@/lib/users";
 import { authenticationPolicy, registrationPolicy } from "./policy";
 import { toAuthenticatorRequest, type AuthenticatorRequest } from "./request";
 import { serverDataKey } from "./server-data";
@@ -111,6 +111,7 @@ async function resolveUser(tenant: Tenant, input: CreateRequestInput, userId: st
   const existing = await findUserByExternalId(tenant.id, userId);
   if (input.operation !== "REG") {
     if (!existing) throw new AppError("USER_NOT_FOUND", "user not found");
+    if (input.operation === "AUTH" && existing.lockedAt) throw new UserLocked();
     return existing;
   }
   if (existing && input.username === undefined && input.displayName === undefined) return existing;

@@ -210,3 +210,48 @@ export async function selectUserByUsername(tenantId: string, username: string): 
     .limit(1);
   return row ? toUser(row) : undefined;
 }
+
+/** Sets (now) or clears the platform user's lock; undefined when there is no such platform user. */
+export async function updateUserLock(
+  tenantId: string,
+  userId: string,
+  locked: boolean,
+): Promise<User | undefined> {
+  const db = await executor();
+  const [row] = await db
+    .update(users)
+    .set({ lockedAt: locked ? sql`now()` : null, updatedAt: sql`now()` })
+    .where(and(eq(users.tenantId, tenantId), eq(users.id, userId), isNull(users.externalId)))
+    .returning();
+  return row ? toUser(row) : undefined;
+}
+
+/**
+ * Notes a sign-in on an unlocked user (`last_sign_in_at`), taking the row's lock until the transaction
+ * ends, so a lock set concurrently waits for the session this sign-in starts (and then ends it). False
+ * when the user is locked or gone.
+ */
+export async function updateLastSignIn(tenantId: string, userId: string): Promise<boolean> {
+  const db = await executor();
+  const rows = await db
+    .update(users)
+    .set({ lastSignInAt: sql`now()` })
+    .where(and(eq(users.tenantId, tenantId), eq(users.id, userId), isNull(users.lockedAt)))
+    .returning({ id: users.id });
+  return rows.length === 1;
+}
+
+/**
+ * Whether the user is locked, read under a share lock on the row until the transaction ends (a lock set
+ * concurrently waits). Undefined when there is no such user.
+ */
+export async function selectLockedAt(tenantId: string, userId: string): Promise<Date | null | undefined> {
+  if (!UUID_PATTERN.test(userId)) return undefined;
+  const db = await executor();
+  const [row] = await db
+    .select({ lockedAt: users.lockedAt })
+    .from(users)
+    .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)))
+    .for("share");
+  return row ? row.lockedAt : undefined;
+}

@@ -16,6 +16,10 @@ export interface User {
   givenName: string | null;
   familyName: string | null;
   picture: string | null;
+  /** When an operator locked the user (no sign-in on any surface); null when unlocked. */
+  lockedAt: Date | null;
+  /** The start of the user's last own session; null before the first sign-in. */
+  lastSignInAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }

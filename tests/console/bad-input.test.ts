@@ -2,9 +2,16 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { signInOperator } from "@/tests/helpers/console";
 import { createTestTenant } from "@/tests/helpers/tenants";
 import {
+  addUserEmail,
   createUser,
+  makeEmailPrimary,
+  removeUserCredential,
+  removeUserEmail,
   saveMetadata,
+  saveProfile,
+  setUserLocked,
 } from "@/app/(console)/console/(signed-in)/tenants/[tenantId]/users/actions";
+import { createAdminUser } from "@/lib/accounts";
 import {
   createWebhookAction,
   updateWebhookAction,
@@ -106,6 +113,7 @@ function badValues(field: FieldDef): Record<Variant, unknown> {
         malformed: MALFORMED_TEXT[field.path] ?? "   ",
       };
     case "number":
+    case "duration":
       return { empty: "", "too long": 1e15, "wrong type": "60", malformed: 1.5 };
     case "select":
       return { empty: "", "too long": LONG, "wrong type": 42, malformed: "bogus" };
@@ -159,6 +167,8 @@ const EMAIL = {
 let tenantId = "";
 let adminKey = "";
 let webhookId = "";
+/** A user of the tenant, for the user page's forms. */
+let userId = "";
 const newUser = () => ({
   email: `u-${crypto.randomUUID()}@example.com`,
   additionalEmails: "",
@@ -212,6 +222,38 @@ const cases = (): FieldCase[] => [
     call: (value) => createUser(tenantId, { ...newUser(), verified: value } as never),
     bad: { empty: "", "too long": LONG, "wrong type": "true", malformed: null },
   },
+  ...(["username", "name"] as const).map((field) => ({
+    action: "saveProfile",
+    field,
+    optional: true as const,
+    call: (value: unknown) =>
+      saveProfile(tenantId, userId, { username: "", name: "", [field]: value } as never),
+    bad: {
+      empty: "",
+      "too long": LONG,
+      "wrong type": 42,
+      malformed: field === "username" ? "bad name!" : "x".repeat(300),
+    },
+  })),
+  {
+    action: "addUserEmail",
+    field: "address",
+    call: (value) =>
+      addUserEmail(tenantId, userId, { address: value, verified: true, primary: false } as never),
+    bad: EMAIL,
+  },
+  ...(["verified", "primary"] as const).map((field) => ({
+    action: "addUserEmail",
+    field,
+    call: (value: unknown) =>
+      addUserEmail(tenantId, userId, {
+        address: `a-${crypto.randomUUID()}@example.com`,
+        verified: true,
+        primary: false,
+        [field]: value,
+      } as never),
+    bad: { empty: "", "too long": LONG, "wrong type": "true", malformed: null },
+  })),
   {
     action: "saveMetadata",
     field: "public_metadata",
@@ -303,6 +345,13 @@ beforeAll(async () => {
   tenantId = provisioned.tenant.id;
   adminKey = provisioned.keys.admin;
   webhookId = (await createWebhook(tenantId, VALID_HOOK, { actor: "test" } as never)).webhook.id;
+  userId = (
+    await createAdminUser(
+      provisioned.tenant,
+      { emails: [{ address: `page-${crypto.randomUUID()}@example.com`, isPrimary: true, isVerified: true }] },
+      { actor: "test" } as never,
+    )
+  ).user.id;
 });
 
 describe("console actions refuse bad input field by field, never with a 500", () => {
@@ -318,6 +367,8 @@ describe("console actions refuse bad input field by field, never with a 500", ()
         "wizard checkTenantAction",
         "wizard createTenantAction",
         "createUser",
+        "saveProfile",
+        "addUserEmail",
         "saveMetadata",
         "createWebhookAction",
         "updateWebhookAction",
@@ -358,6 +409,11 @@ describe("console actions refuse bad input field by field, never with a 500", ()
 const ARGUMENT_ACTIONS: [string, (value: unknown) => Promise<ActionResult<unknown>>][] = [
   ["saveGeneral (tenant id)", (value) => settingsActions.saveGeneral(value as string, { name: "x" })],
   ["deleteUser", (value) => deleteUser(tenantId, value as string)],
+  ["setUserLocked (user id)", (value) => setUserLocked(tenantId, value as string, true)],
+  ["setUserLocked (flag)", (value) => setUserLocked(tenantId, userId, value as boolean)],
+  ["makeEmailPrimary", (value) => makeEmailPrimary(tenantId, userId, value as string)],
+  ["removeUserEmail", (value) => removeUserEmail(tenantId, userId, value as string)],
+  ["removeUserCredential", (value) => removeUserCredential(tenantId, userId, value as string)],
   ["revokeSession", (value) => revokeSession(tenantId, crypto.randomUUID(), value as string)],
   ["revokeAllSessions", (value) => revokeAllSessions(tenantId, value as string)],
   ["setWebhookEnabledAction", (value) => setWebhookEnabledAction(tenantId, webhookId, value as boolean)],

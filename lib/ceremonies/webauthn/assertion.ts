@@ -14,6 +14,7 @@ import { consumeChallenge, storeChallenge } from "./challenges-store";
 import { isEmbedded, readClientData } from "./client-data";
 import { auditPrefix, policyOf, timeoutMs } from "./policy";
 import { isUserHandleOf } from "./user-handle";
+import { refuseLockedUser } from "@/lib/users";
 
 /** Assertion ceremonies: the Passkey API's, and the public API's login to a session. */
 export type AssertionKind = "login" | "mfa-login" | "transaction" | "public-login";
@@ -149,6 +150,8 @@ export async function finalizeAssertion<T, K extends AssertionKind>(
   const info = await verifyAssertionSignature(tenant, response, credential, ceremony);
 
   const finish = async () => {
+    // A locked user completes no ceremony (a Passkey API login or transaction yields no token either).
+    await refuseLockedUser(tenant.id, credential.userId);
     const verified = { ceremony, credential, ownerExternalId } as VerifiedAssertion<K>;
     const { result, details } = await complete(verified);
     await recordAssertionUse(tenant, credential, info, {

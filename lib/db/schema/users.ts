@@ -22,6 +22,13 @@ export const users = pgTable(
     givenName: text("given_name"),
     familyName: text("family_name"),
     picture: text("picture"),
+    /**
+     * When an operator locked the user (console): a locked user starts no session and completes no
+     * passkey or UAF ceremony on any surface, and their sessions end when the lock is set. Null: unlocked.
+     */
+    lockedAt: timestamp("locked_at", { withTimezone: true }),
+    /** The start of the user's last own session (impersonation excluded); null before the first sign-in. */
+    lastSignInAt: timestamp("last_sign_in_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

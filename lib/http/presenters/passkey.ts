@@ -39,6 +39,7 @@ export const PASSKEY_ERRORS: Record<ErrorCode, PasskeyAnswer> = {
   TRANSACTION_EXISTS: { status: 409 },
   CREDENTIAL_NOT_FOUND: { status: 404 },
   USER_NOT_FOUND: { status: 404 },
+  USER_LOCKED: { status: 403 },
   USER_UNKNOWN: { status: 400 },
   CREDENTIAL_TAKEN: { status: 409 },
 

@@ -57,42 +57,50 @@ export default async function TenantSettingsPage({ params }: { params: Promise<{
           ]}
         />
       </Card>
-      <nav aria-label="Settings sections" className="flex flex-wrap gap-x-3 gap-y-1 text-sm">
-        {SECTIONS.map((section) => (
-          <a
-            key={section.id}
-            href={`#${section.id}`}
-            className="rounded text-indigo-700 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-600 dark:text-indigo-300"
-          >
-            {section.title}
-          </a>
-        ))}
-      </nav>
       {readOnly ? (
         <p className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-600/30 dark:bg-amber-950 dark:text-amber-200">
           Read only: viewers see the settings but cannot change them.
         </p>
       ) : null}
-      {SECTIONS.map((section) => {
-        const initial = Object.fromEntries(
-          section.fields.map((field): [string, FieldValue] => [
-            field.path,
-            toFieldValue(field, valueAt(tenant, field.path)),
-          ]),
-        );
-        return (
-          <SettingsForm
-            // Saved values (normalised by the schema) replace what the form held; other sections keep theirs.
-            key={`${section.id}:${JSON.stringify(initial)}`}
-            tenantId={tenant.id}
-            tenantName={tenant.name}
-            section={section}
-            readOnly={readOnly}
-            note={section.id === "email" ? sender : undefined}
-            initial={initial}
-          />
-        );
-      })}
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-[11rem_minmax(0,1fr)]">
+        {/* A side navigation on wide screens (it stays in view), a row of links above the forms on narrow ones. */}
+        <nav aria-label="Settings sections" className="lg:sticky lg:top-4 lg:self-start">
+          <ul className="flex flex-wrap gap-x-3 gap-y-1 text-sm lg:flex-col lg:gap-y-0.5">
+            {SECTIONS.map((section) => (
+              <li key={section.id}>
+                <a
+                  href={`#${section.id}`}
+                  className="block rounded px-0 py-1 text-indigo-700 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-600 lg:px-2 lg:hover:bg-slate-100 dark:text-indigo-300 lg:dark:hover:bg-slate-800"
+                >
+                  {section.title}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="min-w-0 space-y-6">
+          {SECTIONS.map((section) => {
+            const initial = Object.fromEntries(
+              section.fields.map((field): [string, FieldValue] => [
+                field.path,
+                toFieldValue(field, valueAt(tenant, field.path)),
+              ]),
+            );
+            return (
+              <SettingsForm
+                // Saved values (normalised by the schema) replace what the form held; other sections keep theirs.
+                key={`${section.id}:${JSON.stringify(initial)}`}
+                tenantId={tenant.id}
+                tenantName={tenant.name}
+                section={section}
+                readOnly={readOnly}
+                note={section.id === "email" ? sender : undefined}
+                initial={initial}
+              />
+            );
+          })}
+        </div>
+      </div>
     </div>
   );
 }

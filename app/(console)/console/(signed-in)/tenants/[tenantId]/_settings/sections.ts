@@ -4,7 +4,7 @@
  * the section's server action accepts exactly these paths and nothing else.
  */
 
-export type FieldKind = "text" | "number" | "select" | "toggle" | "lines" | "color" | "pems";
+export type FieldKind = "text" | "number" | "duration" | "select" | "toggle" | "lines" | "color" | "pems";
 
 export interface FieldDef {
   /** Dot-separated path in UpdateTenantInput; also the key of its error (`fieldErrors[path]`). */
@@ -93,9 +93,9 @@ export const SECTIONS: SectionDef[] = [
       ...policy("mfaPolicy", "MFA keys"),
       {
         path: "challengeTtlSeconds",
-        label: "Challenge lifetime (seconds)",
-        hint: "10 to 3600.",
-        kind: "number",
+        label: "Challenge lifetime",
+        hint: "10 seconds to 1 hour.",
+        kind: "duration",
       },
     ],
   },
@@ -181,15 +181,15 @@ export const SECTIONS: SectionDef[] = [
     fields: [
       {
         path: "sessionLifetimeSeconds",
-        label: "Session lifetime (seconds)",
-        hint: "60 to 31536000 (a year); 43200 = 12 h.",
-        kind: "number",
+        label: "Session lifetime",
+        hint: "1 minute to 365 days.",
+        kind: "duration",
       },
       {
         path: "platform.session.idleTimeoutSeconds",
-        label: "Idle timeout (seconds)",
-        hint: "Unused sessions end; 0 = off.",
-        kind: "number",
+        label: "Idle timeout",
+        hint: "Unused sessions end after it; 0 = never.",
+        kind: "duration",
       },
       {
         path: "platform.session.limit",
@@ -199,9 +199,9 @@ export const SECTIONS: SectionDef[] = [
       },
       {
         path: "tokenLifetimeSeconds",
-        label: "Token lifetime (seconds)",
-        hint: "Signed tokens; 10 to 86400.",
-        kind: "number",
+        label: "Token lifetime",
+        hint: "Signed tokens; 10 seconds to 1 day.",
+        kind: "duration",
       },
       {
         path: "platform.session.crossDomain",
@@ -241,9 +241,9 @@ export const SECTIONS: SectionDef[] = [
     fields: [
       {
         path: "passcodeTtlSeconds",
-        label: "Passcode lifetime (seconds)",
-        hint: "60 to 600.",
-        kind: "number",
+        label: "Passcode lifetime",
+        hint: "1 to 10 minutes.",
+        kind: "duration",
       },
     ],
   },
@@ -321,9 +321,9 @@ export const SECTIONS: SectionDef[] = [
       },
       {
         path: "requestTtlSeconds",
-        label: "Request lifetime (seconds)",
-        hint: "10 to 600.",
-        kind: "number",
+        label: "Request lifetime",
+        hint: "10 seconds to 10 minutes.",
+        kind: "duration",
       },
     ],
   },
@@ -361,7 +361,33 @@ export function setAt(target: Record<string, unknown>, path: string, value: unkn
   node[last] = value;
 }
 
-/** What a form field holds: text for inputs, a boolean for toggles. */
+/** The units a duration is entered in, largest first, with their seconds. */
+export const DURATION_UNITS = [
+  { unit: "days", seconds: 86_400 },
+  { unit: "hours", seconds: 3_600 },
+  { unit: "minutes", seconds: 60 },
+  { unit: "seconds", seconds: 1 },
+] as const;
+export type DurationUnit = (typeof DURATION_UNITS)[number]["unit"];
+
+/** Seconds as the form shows them: the largest unit that divides them ("43200" → "12 hours"). */
+export function toDuration(seconds: unknown): { amount: string; unit: DurationUnit } {
+  if (typeof seconds !== "number" || !Number.isFinite(seconds)) return { amount: "", unit: "seconds" };
+  if (seconds === 0) return { amount: "0", unit: "minutes" };
+  const unit = DURATION_UNITS.find((candidate) => seconds % candidate.seconds === 0) ?? DURATION_UNITS[3];
+  return { amount: String(seconds / unit.seconds), unit: unit.unit };
+}
+
+/** What a duration field holds ("12 hours"), in seconds; NaN when the amount is not a number. */
+export function fromDuration(text: string): number {
+  const [amount = "", unit = "seconds"] = text.trim().split(/\s+/);
+  const per = DURATION_UNITS.find((candidate) => candidate.unit === unit)?.seconds ?? 1;
+  if (amount === "" || !/^-?\d+(\.\d+)?$/.test(amount)) return Number.NaN;
+  // Thousandths at most: 0.1 minutes is 6 seconds, not 6.000000000000001; a fraction left is refused.
+  return Math.round(Number(amount) * per * 1000) / 1000;
+}
+
+/** What a form field holds: text for inputs ("12 hours" for a duration), a boolean for toggles. */
 export type FieldValue = string | boolean;
 
 /** A setting's value as the form shows it. */
@@ -372,6 +398,10 @@ export function toFieldValue(field: FieldDef, value: unknown): FieldValue {
     case "lines":
     case "pems":
       return Array.isArray(value) ? value.map(String).join("\n") : "";
+    case "duration": {
+      const { amount, unit } = toDuration(value);
+      return `${amount} ${unit}`;
+    }
     default:
       return value === null || value === undefined ? "" : String(value);
   }
@@ -384,6 +414,8 @@ export function fromFieldValue(field: FieldDef, value: FieldValue): unknown {
   switch (field.kind) {
     case "number":
       return text.trim() === "" ? Number.NaN : Number(text);
+    case "duration":
+      return fromDuration(text);
     case "lines":
       return text
         .split("\n")
@@ -398,4 +430,20 @@ export function fromFieldValue(field: FieldDef, value: FieldValue): unknown {
     default:
       return field.nullable && text.trim() === "" ? null : text;
   }
+}
+
+/** Seconds in words with the largest unit that divides them: 43200 → "12 hours", 60 → "1 minute". */
+export function durationWords(seconds: number): string {
+  const { amount, unit } = toDuration(seconds);
+  return `${amount} ${amount === "1" ? unit.slice(0, -1) : unit}`;
+}
+
+/**
+ * A duration field's error with its bounds in words: "Must be at least 60 seconds" → "Must be at least 1
+ * minute", "Enter 31536000 or less." → "Enter 365 days or less.".
+ */
+export function durationError(message: string): string {
+  return message.replace(/\b(\d+)(?: seconds?\b)?/g, (_match, number: string) =>
+    durationWords(Number(number)),
+  );
 }

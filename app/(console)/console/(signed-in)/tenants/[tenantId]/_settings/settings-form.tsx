@@ -17,6 +17,8 @@ import {
   saveWebauthnPolicy,
 } from "../actions";
 import {
+  DURATION_UNITS,
+  durationError,
   fromFieldValue,
   setAt,
   type FieldDef,
@@ -90,7 +92,11 @@ export function SettingsForm({
       id={`${section.id}-${def.path}`}
       field={def}
       value={values[def.path]!}
-      error={errorOf(fieldErrors, def.path)}
+      error={
+        def.kind === "duration"
+          ? ((message) => message && durationError(message))(errorOf(fieldErrors, def.path))
+          : errorOf(fieldErrors, def.path)
+      }
       disabled={readOnly || pending}
       onChange={(value) => set(def.path, value)}
     />
@@ -247,6 +253,14 @@ function Field({
             className={cx(props.className, "font-mono text-xs")}
             onChange={(event) => onChange(event.target.value)}
           />
+        ) : field.kind === "duration" ? (
+          <DurationInput
+            props={props}
+            label={field.label}
+            text={text}
+            disabled={disabled}
+            onChange={onChange}
+          />
         ) : field.kind === "color" ? (
           <div className="flex items-center gap-2">
             <input
@@ -277,6 +291,50 @@ function Field({
           />
         )}
       </FormField>
+    </div>
+  );
+}
+
+/** A duration: an amount and its unit (minutes, hours, days…); the form holds "12 hours". */
+function DurationInput({
+  props,
+  label,
+  text,
+  disabled,
+  onChange,
+}: {
+  props: ReturnType<typeof fieldProps> & { name: string; disabled: boolean };
+  label: string;
+  text: string;
+  disabled: boolean;
+  onChange: (value: FieldValue) => void;
+}) {
+  const [amount = "", unit = "seconds"] = text.trim().split(/\s+/);
+  return (
+    <div className="flex items-center gap-2">
+      <input
+        {...props}
+        type="text"
+        inputMode="decimal"
+        value={amount}
+        spellCheck={false}
+        autoComplete="off"
+        onChange={(event) => onChange(`${event.target.value.trim()} ${unit}`)}
+      />
+      <select
+        aria-label={`${label}: unit`}
+        name={`${props.name}.unit`}
+        value={unit}
+        disabled={disabled}
+        onChange={(event) => onChange(`${amount} ${event.target.value}`)}
+        className={cx(props.className, "w-auto shrink-0")}
+      >
+        {[...DURATION_UNITS].reverse().map((option) => (
+          <option key={option.unit} value={option.unit}>
+            {option.unit}
+          </option>
+        ))}
+      </select>
     </div>
   );
 }

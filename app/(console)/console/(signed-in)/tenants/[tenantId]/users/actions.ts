@@ -2,9 +2,11 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { CreateUserBody, MetadataPatchBody } from "@/lib/contracts/admin";
+import { CreateUserBody, MetadataPatchBody, UpdateUserBody, adminCreateEmail } from "@/lib/contracts/admin";
 import { UserIdParam } from "@/lib/contracts/admin/params";
 import { consoleAction, type ActionResult } from "@/lib/console/guard";
+import type { AuditContext } from "@/lib/audit";
+import type { Tenant } from "@/lib/tenants";
 import {
   MAX_METADATA_DEPTH,
   METADATA_KINDS,
@@ -13,7 +15,16 @@ import {
   patchMetadata,
 } from "@/lib/metadata";
 import { revokeAllSessionsOfUser, revokeSessionOfUser } from "@/lib/sessions";
-import { createAdminUser, deleteAdminUser } from "@/lib/accounts";
+import {
+  createAdminUser,
+  createUserEmail,
+  deleteAdminUser,
+  deleteUserEmail,
+  setAccountLocked,
+  setUserPrimaryEmail,
+  updateAdminUser,
+} from "@/lib/accounts";
+import { deleteCredentialOfUser } from "@/lib/credentials";
 
 /**
  * The users pages' mutations. Each runs through consoleAction("write", tenantId, …): a viewer, a
@@ -23,6 +34,15 @@ import { createAdminUser, deleteAdminUser } from "@/lib/accounts";
  */
 
 const usersPath = (tenantId: string) => `/console/tenants/${tenantId}/users`;
+const userPath = (tenantId: string, userId: string) => `${usersPath(tenantId)}/${userId}`;
+const RecordId = z.uuid();
+
+/** A refusal next to one field (what the admin API's schema cannot know: the tenant's settings). */
+const fieldRefusal = (field: string, message: string, input: unknown) =>
+  new z.ZodError([{ code: "custom", path: [field], message, input }]);
+
+const USERNAMES_OFF =
+  "Usernames are not enabled for this tenant. Leave the field empty, or turn usernames on under Settings → Sign-in methods.";
 
 /** Domain refusals that belong to one field of a form: the field they are shown next to. */
 function withFieldError<T>(
@@ -63,15 +83,7 @@ export async function createUser(
       ]);
     }
     if (form.username.trim() && !tenant!.platform.username.enabled) {
-      throw new z.ZodError([
-        {
-          code: "custom",
-          path: ["username"],
-          message:
-            "Usernames are not enabled for this tenant. Leave the field empty, or turn usernames on under Settings → Sign-in methods.",
-          input: form.username,
-        },
-      ]);
+      throw fieldRefusal("username", USERNAMES_OFF, form.username);
     }
     const parsed = CreateUserBody.safeParse({
       emails: [
@@ -213,4 +225,120 @@ export async function saveMetadata(
     return JSON.stringify(metadata[edit.kind] ?? {}, null, 2);
   });
   return withFieldError(result, { METADATA_INVALID: kind });
+}
+
+const ProfileForm = z.object({
+  username: z.string().max(1000),
+  name: z.string().max(1000),
+});
+
+/**
+ * Saves the username and name from the user page's profile form through the admin API's PATCH
+ * (updateAdminUser, its UpdateUserBody): an empty field clears it. A username while the tenant has
+ * usernames off is refused next to the field (clearing one stays possible).
+ */
+export async function saveProfile(
+  tenantId: string,
+  userId: string,
+  input: z.input<typeof ProfileForm>,
+): Promise<ActionResult<null>> {
+  const result = await consoleAction("write", tenantId, async ({ tenant, context }) => {
+    const id = UserIdParam.parse(userId);
+    const form = ProfileForm.parse(input);
+    const username = form.username.trim();
+    const name = form.name.trim();
+    if (username && !tenant!.platform.username.enabled)
+      throw fieldRefusal("username", USERNAMES_OFF, username);
+    const body = UpdateUserBody.parse({ username: username || null, name: name || null });
+    await updateAdminUser(tenant!, id, { username: body.username, name: body.name }, context);
+    revalidatePath(userPath(tenantId, id));
+    return null;
+  });
+  return withFieldError(result, {
+    USERNAME_TAKEN: "username",
+    USERNAME_INVALID: "username",
+    USERNAME_REQUIRED: "username",
+  });
+}
+
+const AddEmailForm = z.object({
+  address: z.string().max(1000),
+  verified: z.boolean(),
+  primary: z.boolean(),
+});
+
+/** Adds an address to the user (createUserEmail, the admin API's POST …/emails and its body schema). */
+export async function addUserEmail(
+  tenantId: string,
+  userId: string,
+  input: z.input<typeof AddEmailForm>,
+): Promise<ActionResult<null>> {
+  const result = await consoleAction("write", tenantId, async ({ tenant, context }) => {
+    const id = UserIdParam.parse(userId);
+    const form = AddEmailForm.parse(input);
+    const body = adminCreateEmail.body.parse({
+      address: form.address.trim(),
+      is_primary: form.primary,
+      is_verified: form.verified,
+    });
+    await createUserEmail(
+      tenant!,
+      id,
+      { address: body.address, isPrimary: body.is_primary, isVerified: body.is_verified },
+      context,
+    );
+    revalidatePath(userPath(tenantId, id));
+    return null;
+  });
+  return withFieldError(result, {
+    EMAIL_TAKEN: "address",
+    EMAIL_LIMIT_REACHED: "address",
+    EMAIL_UNVERIFIED: "primary",
+  });
+}
+
+/**
+ * A change to one user from the user page: the write access and the user id checked, then `work`, then
+ * the user's page (and the list, which shows the lock) is revalidated.
+ */
+function userChange(
+  tenantId: string,
+  userId: string,
+  work: (session: { tenant: Tenant; context: AuditContext }, userId: string) => Promise<unknown>,
+): Promise<ActionResult<null>> {
+  return consoleAction("write", tenantId, async ({ tenant, context }) => {
+    const id = UserIdParam.parse(userId);
+    await work({ tenant: tenant!, context }, id);
+    revalidatePath(userPath(tenantId, id));
+    revalidatePath(usersPath(tenantId));
+    return null;
+  });
+}
+
+/** Removes one of the user's addresses (deleteUserEmail: never the primary one). */
+export async function removeUserEmail(tenantId: string, userId: string, emailId: string) {
+  return userChange(tenantId, userId, ({ tenant, context }, id) =>
+    deleteUserEmail(tenant, id, RecordId.parse(emailId), context),
+  );
+}
+
+/** Makes one of the user's addresses primary (setUserPrimaryEmail). */
+export async function makeEmailPrimary(tenantId: string, userId: string, emailId: string) {
+  return userChange(tenantId, userId, ({ tenant, context }, id) =>
+    setUserPrimaryEmail(tenant, id, RecordId.parse(emailId), context),
+  );
+}
+
+/** Removes one of the user's passkeys or security keys (deleteCredentialOfUser, the admin API's DELETE). */
+export async function removeUserCredential(tenantId: string, userId: string, credentialId: string) {
+  return userChange(tenantId, userId, ({ tenant, context }, id) =>
+    deleteCredentialOfUser(tenant.id, id, z.string().min(1).max(1024).parse(credentialId), context),
+  );
+}
+
+/** Locks (and signs out everywhere) or unlocks the user (setAccountLocked). */
+export async function setUserLocked(tenantId: string, userId: string, locked: boolean) {
+  return userChange(tenantId, userId, ({ tenant, context }, id) =>
+    setAccountLocked(tenant, id, z.boolean().parse(locked), context),
+  );
 }

@@ -172,35 +172,43 @@ export default async function UsersPage({
         <div>
           <Table
             caption={`Users of ${tenant.name}`}
-            head={["User id", "Primary email", "Username", "Created", "Passkeys", "Also"]}
+            head={["Email", "Name", "Last sign-in", "Passkeys", "Also"]}
           >
             {users.map(({ user, emails, credentials, password, otp }) => {
               const primary = emails.find((email) => email.isPrimary);
               const passkeys = credentials.filter((credential) => !credential.isMfa).length;
               const keys = credentials.length - passkeys;
+              const label = primary?.address ?? user.username ?? user.id;
               return (
-                <tr key={user.id}>
-                  <Td>
-                    <Link
-                      href={`${base}/${user.id}`}
-                      className="font-mono text-xs text-indigo-700 underline dark:text-indigo-300"
-                    >
-                      {user.id}
-                    </Link>
-                  </Td>
-                  <Td>
-                    {primary ? (
-                      <span className="inline-flex flex-wrap items-center gap-2">
-                        {primary.address}
-                        {primary.verified ? null : <Badge tone="amber">unverified</Badge>}
+                <tr key={user.id} data-testid="user-row">
+                  <Td className="break-all">
+                    <span className="inline-flex flex-wrap items-center gap-2">
+                      <Link
+                        href={`${base}/${user.id}`}
+                        className={
+                          primary
+                            ? "text-indigo-700 underline dark:text-indigo-300"
+                            : "font-mono text-xs text-indigo-700 underline dark:text-indigo-300"
+                        }
+                      >
+                        {label}
+                      </Link>
+                      {primary && !primary.verified ? <Badge tone="amber">unverified</Badge> : null}
+                      {user.lockedAt ? <Badge tone="red">locked</Badge> : null}
+                    </span>
+                    {user.username && primary ? (
+                      <span className="block text-xs text-slate-600 dark:text-slate-400">
+                        {user.username}
                       </span>
-                    ) : (
-                      <span className="text-slate-600 dark:text-slate-400">none</span>
-                    )}
+                    ) : null}
                   </Td>
-                  <Td>{user.username ?? <span className="text-slate-600 dark:text-slate-400">none</span>}</Td>
+                  <Td>{user.name ?? <span className="text-slate-600 dark:text-slate-400">none</span>}</Td>
                   <Td className="whitespace-nowrap">
-                    <Time value={user.createdAt} />
+                    {user.lastSignInAt ? (
+                      <Time value={user.lastSignInAt} />
+                    ) : (
+                      <span className="text-slate-600 dark:text-slate-400">never</span>
+                    )}
                   </Td>
                   <Td>{passkeys}</Td>
                   <Td>

@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useId, useMemo, useState } from "react";
 import { SecretOnce, useConsoleAction } from "@/components/console/client";
-import { Button, FormField, fieldProps } from "@/components/console/ui";
+import { Button, FormField, fieldProps, inputClass } from "@/components/console/ui";
 import { createWebhookAction, updateWebhookAction } from "./actions";
 import type { EventAlias, EventNode } from "./events";
 
@@ -56,7 +56,16 @@ export function EventPicker({
   error?: string;
 }) {
   const id = useId();
+  const [query, setQuery] = useState("");
   const effective = useMemo(() => effectiveOf(aliases), [aliases]);
+  const wanted = query.trim().toLowerCase();
+  // A name shows when it or a name below it contains what was typed (its parents stay for the context).
+  const matches = (node: EventNode): boolean =>
+    node.name.includes(wanted) || node.children.some((child) => matches(child));
+  const shownTree = wanted ? tree.filter(matches) : tree;
+  const shownAliases = wanted
+    ? aliases.filter((alias) => alias.name.includes(wanted) || alias.canonical.includes(wanted))
+    : aliases;
   const toggle = (name: string, on: boolean) =>
     onChange(on ? normalise([...selected, name], effective) : selected.filter((other) => other !== name));
   const checkbox = (name: string, note?: string) => {
@@ -85,7 +94,7 @@ export function EventPicker({
   };
   const branch = (nodes: EventNode[], nested: boolean) => (
     <ul className={nested ? "ml-6 border-l border-slate-200 pl-3 dark:border-slate-700" : ""}>
-      {nodes.map((node) => (
+      {(wanted ? nodes.filter(matches) : nodes).map((node) => (
         <li key={node.name}>
           {checkbox(node.name, node.children.length > 0 ? "and everything below" : undefined)}
           {node.children.length > 0 ? branch(node.children, true) : null}
@@ -108,14 +117,34 @@ export function EventPicker({
           {error}
         </p>
       ) : null}
+      <div className="max-w-sm space-y-1">
+        <label
+          htmlFor={`${id}-search`}
+          className="block text-xs font-medium text-slate-800 dark:text-slate-200"
+        >
+          Find an event
+        </label>
+        <input
+          id={`${id}-search`}
+          type="search"
+          value={query}
+          placeholder="user, session, email…"
+          autoComplete="off"
+          onChange={(event) => setQuery(event.target.value)}
+          className={inputClass}
+        />
+      </div>
+      {wanted && shownTree.length === 0 && shownAliases.length === 0 ? (
+        <p className="text-sm text-slate-600 dark:text-slate-400">No event contains “{query.trim()}”.</p>
+      ) : null}
       <div className="grid gap-4 sm:grid-cols-2">
-        <div>{branch(tree, false)}</div>
+        <div>{branch(shownTree, false)}</div>
         <div>
           <p className="mb-1 text-sm font-medium text-slate-800 dark:text-slate-200">
             The spec&apos;s aliases
           </p>
           <ul>
-            {aliases.map((alias) => (
+            {shownAliases.map((alias) => (
               <li key={alias.name}>{checkbox(alias.name, `= ${alias.canonical}`)}</li>
             ))}
           </ul>

@@ -99,40 +99,6 @@ export default async function WebhookPage({
         }
       />
       <div className="space-y-6">
-        <Card title="Settings">
-          <Details
-            items={[
-              ["ID", <code key="id">{webhook.id}</code>],
-              [
-                "State",
-                <WebhookState
-                  key="state"
-                  enabled={webhook.enabled}
-                  failures={webhook.failures}
-                  failingSince={webhook.failingSince}
-                />,
-              ],
-              ["Failing since", <Time key="failing" value={webhook.failingSince} />],
-              ["Events", events.join(", ")],
-              ["Created", <Time key="created" value={webhook.createdAt} />],
-              ["Updated", <Time key="updated" value={webhook.updatedAt} />],
-            ]}
-          />
-        </Card>
-
-        {canWrite ? (
-          <Card title="Edit">
-            <WebhookForm
-              key={webhook.updatedAt.toISOString()}
-              tenantId={tenant.id}
-              webhookId={webhook.id}
-              initial={{ callback: webhook.callback, events }}
-              tree={tree}
-              aliases={aliases}
-            />
-          </Card>
-        ) : null}
-
         <Card title="Deliveries">
           <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
             <nav aria-label="Delivery status">
@@ -218,6 +184,49 @@ export default async function WebhookPage({
         </Card>
 
         {selected ? <DeliveryDetail delivery={selected} role={operator.role} closeHref={href(keep)} /> : null}
+
+        <Card title="Settings">
+          <Details
+            items={[
+              ["ID", <code key="id">{webhook.id}</code>],
+              [
+                "State",
+                <WebhookState
+                  key="state"
+                  enabled={webhook.enabled}
+                  failures={webhook.failures}
+                  failingSince={webhook.failingSince}
+                />,
+              ],
+              ["Failing since", <Time key="failing" value={webhook.failingSince} />],
+              ["Events", events.join(", ")],
+              ["Created", <Time key="created" value={webhook.createdAt} />],
+              ["Updated", <Time key="updated" value={webhook.updatedAt} />],
+            ]}
+          />
+        </Card>
+
+        {canWrite ? (
+          // Collapsed until wanted: the deliveries are what a person comes here for (issue 29, point 10).
+          <details className="group rounded-lg bg-white p-4 shadow-xs ring-1 ring-slate-200 sm:p-6 dark:bg-slate-900 dark:ring-slate-700">
+            <summary className="cursor-pointer text-base font-semibold text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600 dark:text-white">
+              Edit
+              <span className="ml-2 text-sm font-normal text-slate-600 dark:text-slate-400">
+                callback URL and events
+              </span>
+            </summary>
+            <div className="mt-4">
+              <WebhookForm
+                key={webhook.updatedAt.toISOString()}
+                tenantId={tenant.id}
+                webhookId={webhook.id}
+                initial={{ callback: webhook.callback, events }}
+                tree={tree}
+                aliases={aliases}
+              />
+            </div>
+          </details>
+        ) : null}
       </div>
     </>
   );

@@ -1,0 +1,38 @@
+import { AppError } from "@/lib/errors";
+import { selectLockedAt, updateLastSignIn, updateUserLock } from "./store";
+import type { User } from "./user";
+
+/** The user is locked by an operator: no session, no passkey or UAF ceremony completes for them. */
+export class UserLocked extends AppError {
+  constructor() {
+    super("USER_LOCKED", "user is locked", {
+      details: ["this account is locked; the site's support can unlock it"],
+    });
+  }
+}
+
+/** Sets or clears the platform user's lock (the caller audits it); undefined when there is no such user. */
+export async function setUserLock(
+  tenantId: string,
+  userId: string,
+  locked: boolean,
+): Promise<User | undefined> {
+  return updateUserLock(tenantId, userId, locked);
+}
+
+/**
+ * Refuses a locked user (UserLocked); reads under a share lock on the row, so in a transaction a lock
+ * being set waits until this one ends. A user that does not exist is left to the caller.
+ */
+export async function refuseLockedUser(tenantId: string, userId: string): Promise<void> {
+  if (await selectLockedAt(tenantId, userId)) throw new UserLocked();
+}
+
+/**
+ * A sign-in of the user: refuses a locked user (UserLocked) and otherwise notes it as the last, holding
+ * the row's lock until the transaction ends (a concurrent lock then sees the new session and ends it).
+ */
+export async function noteSignIn(tenantId: string, userId: string): Promise<void> {
+  if (await updateLastSignIn(tenantId, userId)) return;
+  await refuseLockedUser(tenantId, userId);
+}
