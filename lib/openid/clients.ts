@@ -23,6 +23,7 @@ export interface OAuthClient {
 /** What may be set on a client (RFC 7591 names); the rest of its metadata takes oidc-provider's defaults. */
 export interface OAuthClientInput {
   client_name?: string;
+  application_type?: "web" | "native";
   redirect_uris?: string[];
   post_logout_redirect_uris?: string[];
   grant_types?: ("authorization_code" | "refresh_token" | "client_credentials")[];
@@ -32,6 +33,11 @@ export interface OAuthClientInput {
   resources?: string[];
   first_party?: boolean;
 }
+
+/** An update: a field left out stays, `null` removes an optional one. */
+export type OAuthClientChanges = {
+  [K in keyof OAuthClientInput]?: OAuthClientInput[K] | null;
+};
 
 function present(row: OauthClientRow): OAuthClient {
   const { client_secret: _secret, ...metadata } = row.metadata;
@@ -99,9 +105,18 @@ export async function createOAuthClient(
   return { client: present(row), secret };
 }
 
-export async function listOAuthClients(tenantId: string): Promise<OAuthClient[]> {
+/** A page of the tenant's clients, oldest first (`page` from 1), and how many there are. */
+export async function listOAuthClients(
+  tenantId: string,
+  options: { page?: number; perPage?: number } = {},
+): Promise<{ clients: OAuthClient[]; total: number }> {
   await getTenant(tenantId);
-  return (await selectClients(tenantId)).map(present);
+  const perPage = options.perPage ?? 100;
+  const { rows, total } = await selectClients(tenantId, {
+    limit: perPage,
+    offset: ((options.page ?? 1) - 1) * perPage,
+  });
+  return { clients: rows.map(present), total };
 }
 
 export async function getOAuthClient(tenantId: string, clientId: string): Promise<OAuthClient> {
@@ -114,14 +129,17 @@ export async function getOAuthClient(tenantId: string, clientId: string): Promis
 export async function updateOAuthClient(
   tenantId: string,
   clientId: string,
-  input: OAuthClientInput,
+  input: OAuthClientChanges,
   context: AuditContext,
 ): Promise<OAuthClient> {
   const row = await findClientRow(tenantId, clientId);
   if (!row) throw new AppError("NOT_FOUND", "no such client");
   const { first_party: firstParty, ...rest } = input;
   const { client_secret: stored, ...current } = row.metadata;
-  const { metadata } = await validated(tenantId, { ...current, ...rest, client_id: clientId });
+  const changes = Object.fromEntries(
+    Object.entries(rest as Record<string, unknown>).map(([key, value]) => [key, value ?? undefined]),
+  );
+  const { metadata } = await validated(tenantId, { ...current, ...changes, client_id: clientId });
   if (metadata.token_endpoint_auth_method !== "none" && typeof stored !== "string") {
     throw new AppError(
       "VALIDATION_FAILED",
@@ -133,7 +151,7 @@ export async function updateOAuthClient(
       ...metadata,
       ...(metadata.token_endpoint_auth_method !== "none" ? { client_secret: stored } : {}),
     },
-    ...(firstParty === undefined ? {} : { firstParty }),
+    ...(firstParty == null ? {} : { firstParty }),
   });
   await recordAuditEvent(tenantId, { ...context, type: "oauth.client.updated", details: { clientId } });
   return present(updated!);

@@ -9,6 +9,7 @@ export {
   rotateOAuthClientSecret,
   updateOAuthClient,
   type OAuthClient,
+  type OAuthClientChanges,
   type OAuthClientInput,
 } from "./clients";
 export { sweepExpiredOpenidModels } from "./sweep";

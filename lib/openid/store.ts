@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNull, or, sql } from "drizzle-orm";
+import { and, asc, count, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { executor } from "@/lib/db";
 import {
   oauthClients,
@@ -178,13 +178,24 @@ export async function findClientRow(tenantId: string, clientId: string): Promise
   return row;
 }
 
-export async function selectClients(tenantId: string): Promise<OauthClientRow[]> {
+/** A page of the tenant's clients, oldest first, and how many there are. */
+export async function selectClients(
+  tenantId: string,
+  page: { limit: number; offset: number },
+): Promise<{ rows: OauthClientRow[]; total: number }> {
   const db = await executor();
-  return db
+  const rows = await db
     .select()
     .from(oauthClients)
     .where(eq(oauthClients.tenantId, tenantId))
-    .orderBy(asc(oauthClients.createdAt), asc(oauthClients.clientId));
+    .orderBy(asc(oauthClients.createdAt), asc(oauthClients.clientId))
+    .limit(page.limit)
+    .offset(page.offset);
+  const [total] = await db
+    .select({ n: count() })
+    .from(oauthClients)
+    .where(eq(oauthClients.tenantId, tenantId));
+  return { rows, total: Number(total?.n ?? 0) };
 }
 
 export async function deleteClientRow(tenantId: string, clientId: string): Promise<boolean> {
