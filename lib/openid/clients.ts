@@ -59,12 +59,16 @@ const newClientId = () => `client_${randomBytes(16).toString("hex")}`;
 async function validated(
   tenantId: string,
   metadata: Record<string, unknown>,
+  given?: string,
 ): Promise<{ metadata: Record<string, unknown>; secret?: string }> {
   const provider = await providerFor(await getTenant(tenantId));
   const clean = Object.fromEntries(Object.entries(metadata).filter(([, value]) => value !== undefined));
   clean.response_types =
     (clean.grant_types as string[] | undefined)?.includes("authorization_code") === false ? [] : ["code"];
-  const secret = clean.token_endpoint_auth_method === "none" ? undefined : randomToken(32);
+  if (given !== undefined && clean.token_endpoint_auth_method === "none") {
+    throw new AppError("VALIDATION_FAILED", "a public client has no secret");
+  }
+  const secret = clean.token_endpoint_auth_method === "none" ? undefined : (given ?? randomToken(32));
   try {
     checkRedirectUris(clean);
     await (provider.Client as unknown as { validate(m: Record<string, unknown>): Promise<void> }).validate({
@@ -80,17 +84,33 @@ async function validated(
 }
 
 /**
- * Registers a client for the tenant's OpenID Provider. A confidential client gets a new 256-bit secret,
- * returned this once; only its SHA-256 is kept.
+ * A secret an operator chose (the CLI's `--secret-file`): stored as a plain SHA-256 like generated ones,
+ * so it must be as hard to guess: 32 to 512 printable characters, no spaces.
+ */
+function checkGivenSecret(secret: string | undefined): void {
+  if (secret === undefined) return;
+  if (!/^[\x21-\x7e]{32,512}$/.test(secret)) {
+    throw new AppError(
+      "VALIDATION_FAILED",
+      "a client secret must be 32 to 512 printable ASCII characters without spaces",
+    );
+  }
+}
+
+/**
+ * Registers a client for the tenant's OpenID Provider. A confidential client gets a new 256-bit secret
+ * (or `options.secret`), returned this once; only its SHA-256 is kept.
  */
 export async function createOAuthClient(
   tenantId: string,
   input: OAuthClientInput,
   context: AuditContext,
+  options: { secret?: string } = {},
 ): Promise<{ client: OAuthClient; secret?: string }> {
+  checkGivenSecret(options.secret);
   const { first_party: firstParty = false, ...rest } = input;
   const clientId = newClientId();
-  const { metadata, secret } = await validated(tenantId, { ...rest, client_id: clientId });
+  const { metadata, secret } = await validated(tenantId, { ...rest, client_id: clientId }, options.secret);
   const row = await insertClient(
     tenantId,
     clientId,
@@ -157,18 +177,20 @@ export async function updateOAuthClient(
   return present(updated!);
 }
 
-/** A new secret for a confidential client; the old one stops working at once. */
+/** A new secret (generated, or `options.secret`) for a confidential client; the old one stops at once. */
 export async function rotateOAuthClientSecret(
   tenantId: string,
   clientId: string,
   context: AuditContext,
+  options: { secret?: string } = {},
 ): Promise<{ client: OAuthClient; secret: string }> {
+  checkGivenSecret(options.secret);
   const row = await findClientRow(tenantId, clientId);
   if (!row) throw new AppError("NOT_FOUND", "no such client");
   if (row.metadata.token_endpoint_auth_method === "none") {
     throw new AppError("VALIDATION_FAILED", "a public client has no secret");
   }
-  const secret = randomToken(32);
+  const secret = options.secret ?? randomToken(32);
   const updated = await updateClientRow(tenantId, clientId, {
     metadata: { ...row.metadata, client_secret: hashClientSecret(secret) },
   });
