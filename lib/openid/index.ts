@@ -12,4 +12,5 @@ export {
   type OAuthClientChanges,
   type OAuthClientInput,
 } from "./clients";
+export { listConnectedApps, revokeConnectedApp, type ConnectedApp } from "./consents";
 export { sweepExpiredOpenidModels } from "./sweep";

@@ -244,15 +244,6 @@ export async function upsertConsent(tenantId: string, userId: string, clientId: 
     });
 }
 
-export async function selectConsents(tenantId: string, userId: string): Promise<OauthConsentRow[]> {
-  const db = await executor();
-  return db
-    .select()
-    .from(oauthConsents)
-    .where(and(eq(oauthConsents.tenantId, tenantId), eq(oauthConsents.userId, userId)))
-    .orderBy(asc(oauthConsents.createdAt));
-}
-
 export async function deleteConsent(tenantId: string, userId: string, clientId: string): Promise<boolean> {
   const db = await executor();
   const rows = await db
@@ -260,4 +251,44 @@ export async function deleteConsent(tenantId: string, userId: string, clientId: 
     .where(consentOf(tenantId, userId, clientId))
     .returning({ id: oauthConsents.clientId });
   return rows.length === 1;
+}
+
+/**
+ * Every model of a user for one client (its grants, codes, access and refresh tokens): the user revoked
+ * the client. Returns how many went.
+ */
+export async function deleteAccountClientModels(
+  tenantId: string,
+  accountId: string,
+  clientId: string,
+): Promise<number> {
+  const db = await executor();
+  const rows = await db
+    .delete(openidModels)
+    .where(
+      and(
+        eq(openidModels.tenantId, tenantId),
+        eq(openidModels.accountId, accountId),
+        sql`${openidModels.payload}->>'clientId' = ${clientId}`,
+      ),
+    )
+    .returning({ id: openidModels.id });
+  return rows.length;
+}
+
+/** A user's consents with the name of each client. */
+export async function selectConsentsWithClients(tenantId: string, userId: string) {
+  const db = await executor();
+  return db
+    .select({ consent: oauthConsents, metadata: oauthClients.metadata })
+    .from(oauthConsents)
+    .innerJoin(
+      oauthClients,
+      and(
+        eq(oauthClients.tenantId, oauthConsents.tenantId),
+        eq(oauthClients.clientId, oauthConsents.clientId),
+      ),
+    )
+    .where(and(eq(oauthConsents.tenantId, tenantId), eq(oauthConsents.userId, userId)))
+    .orderBy(asc(oauthConsents.createdAt), asc(oauthConsents.clientId));
 }
