@@ -2,9 +2,11 @@ import { randomBytes } from "node:crypto";
 import { recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { randomToken } from "@/lib/crypto";
 import type { OauthClientRow } from "@/lib/db/schema";
+import { transaction } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { getTenant } from "@/lib/tenants";
 import { checkRedirectUris, hashClientSecret } from "./client-rules";
+import { emitClientEvent } from "./events";
 import { providerFor } from "./provider";
 import { deleteClientRow, findClientRow, insertClient, selectClients, updateClientRow } from "./store";
 
@@ -111,16 +113,15 @@ export async function createOAuthClient(
   const { first_party: firstParty = false, ...rest } = input;
   const clientId = newClientId();
   const { metadata, secret } = await validated(tenantId, { ...rest, client_id: clientId }, options.secret);
-  const row = await insertClient(
-    tenantId,
-    clientId,
-    { ...metadata, ...(secret ? { client_secret: hashClientSecret(secret) } : {}) },
-    firstParty,
-  );
-  await recordAuditEvent(tenantId, {
-    ...context,
-    type: "oauth.client.created",
-    details: { clientId, firstParty },
+  const row = await transaction(async () => {
+    const row = await insertClient(
+      tenantId,
+      clientId,
+      { ...metadata, ...(secret ? { client_secret: hashClientSecret(secret) } : {}) },
+      firstParty,
+    );
+    await recordClientChange(tenantId, context, "created", row, { firstParty });
+    return row;
   });
   return { client: present(row), secret };
 }
@@ -166,15 +167,19 @@ export async function updateOAuthClient(
       "a public client cannot become confidential: create a new client",
     );
   }
-  const updated = await updateClientRow(tenantId, clientId, {
-    metadata: {
-      ...metadata,
-      ...(metadata.token_endpoint_auth_method !== "none" ? { client_secret: stored } : {}),
-    },
-    ...(firstParty == null ? {} : { firstParty }),
+  const updated = await transaction(async () => {
+    const updated = await updateClientRow(tenantId, clientId, {
+      metadata: {
+        ...metadata,
+        ...(metadata.token_endpoint_auth_method !== "none" ? { client_secret: stored } : {}),
+      },
+      ...(firstParty == null ? {} : { firstParty }),
+    });
+    if (!updated) throw new AppError("NOT_FOUND", "no such client");
+    await recordClientChange(tenantId, context, "updated", updated);
+    return updated;
   });
-  await recordAuditEvent(tenantId, { ...context, type: "oauth.client.updated", details: { clientId } });
-  return present(updated!);
+  return present(updated);
 }
 
 /** A new secret (generated, or `options.secret`) for a confidential client; the old one stops at once. */
@@ -191,15 +196,15 @@ export async function rotateOAuthClientSecret(
     throw new AppError("VALIDATION_FAILED", "a public client has no secret");
   }
   const secret = options.secret ?? randomToken(32);
-  const updated = await updateClientRow(tenantId, clientId, {
-    metadata: { ...row.metadata, client_secret: hashClientSecret(secret) },
+  const updated = await transaction(async () => {
+    const updated = await updateClientRow(tenantId, clientId, {
+      metadata: { ...row.metadata, client_secret: hashClientSecret(secret) },
+    });
+    if (!updated) throw new AppError("NOT_FOUND", "no such client");
+    await recordClientChange(tenantId, context, "secret_rotated", updated);
+    return updated;
   });
-  await recordAuditEvent(tenantId, {
-    ...context,
-    type: "oauth.client.secret_rotated",
-    details: { clientId },
-  });
-  return { client: present(updated!), secret };
+  return { client: present(updated), secret };
 }
 
 /** Removes a client; its consents go with it (its tokens stop working: the client is unknown). */
@@ -208,6 +213,32 @@ export async function deleteOAuthClient(
   clientId: string,
   context: AuditContext,
 ): Promise<void> {
-  if (!(await deleteClientRow(tenantId, clientId))) throw new AppError("NOT_FOUND", "no such client");
-  await recordAuditEvent(tenantId, { ...context, type: "oauth.client.deleted", details: { clientId } });
+  await transaction(async () => {
+    const row = await deleteClientRow(tenantId, clientId);
+    if (!row) throw new AppError("NOT_FOUND", "no such client");
+    await recordClientChange(tenantId, context, "deleted", row);
+  });
+}
+
+const WEBHOOK_EVENT = {
+  created: "oauth_client.create",
+  updated: "oauth_client.update",
+  deleted: "oauth_client.delete",
+  secret_rotated: "oauth_client.secret_rotate",
+} as const;
+
+/** A change to a client: audited (`oauth.client.<change>`) and fired as a webhook event, in its transaction. */
+async function recordClientChange(
+  tenantId: string,
+  context: AuditContext,
+  change: keyof typeof WEBHOOK_EVENT,
+  row: OauthClientRow,
+  details: Record<string, unknown> = {},
+): Promise<void> {
+  await recordAuditEvent(tenantId, {
+    ...context,
+    type: `oauth.client.${change}`,
+    details: { clientId: row.clientId, ...details },
+  });
+  await emitClientEvent(tenantId, WEBHOOK_EVENT[change], row);
 }

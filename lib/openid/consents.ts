@@ -1,5 +1,7 @@
 import { recordAuditEvent, type AuditContext } from "@/lib/audit";
+import { transaction } from "@/lib/db";
 import { AppError } from "@/lib/errors";
+import { emitConsentEvent } from "./events";
 import { deleteAccountClientModels, deleteConsent, selectConsentsWithClients } from "./store";
 
 /** An application the user allowed to sign them in (a consent to a third-party client). */
@@ -33,14 +35,17 @@ export async function revokeConnectedApp(
   clientId: string,
   context: AuditContext,
 ): Promise<void> {
-  if (!(await deleteConsent(tenantId, userId, clientId))) {
-    throw new AppError("NOT_FOUND", "no such connected app");
-  }
-  const revoked = await deleteAccountClientModels(tenantId, userId, clientId);
-  await recordAuditEvent(tenantId, {
-    ...context,
-    actor: userId,
-    type: "oauth.consent.revoked",
-    details: { clientId, userId, revokedModels: revoked },
+  await transaction(async () => {
+    if (!(await deleteConsent(tenantId, userId, clientId))) {
+      throw new AppError("NOT_FOUND", "no such connected app");
+    }
+    const revoked = await deleteAccountClientModels(tenantId, userId, clientId);
+    await recordAuditEvent(tenantId, {
+      ...context,
+      actor: userId,
+      type: "oauth.consent.revoked",
+      details: { clientId, userId, revokedModels: revoked },
+    });
+    await emitConsentEvent(tenantId, "oauth_consent.revoke", { userId, clientId });
   });
 }

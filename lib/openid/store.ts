@@ -198,17 +198,21 @@ export async function selectClients(
   return { rows, total: Number(total?.n ?? 0) };
 }
 
-export async function deleteClientRow(tenantId: string, clientId: string): Promise<boolean> {
+/** Deletes a client and its consents; the row deleted, or undefined when there was none. */
+export async function deleteClientRow(
+  tenantId: string,
+  clientId: string,
+): Promise<OauthClientRow | undefined> {
   const db = await executor();
-  const rows = await db
+  const [row] = await db
     .delete(oauthClients)
     .where(and(eq(oauthClients.tenantId, tenantId), eq(oauthClients.clientId, clientId)))
-    .returning({ id: oauthClients.clientId });
-  if (rows.length === 0) return false;
+    .returning();
+  if (!row) return undefined;
   await db
     .delete(oauthConsents)
     .where(and(eq(oauthConsents.tenantId, tenantId), eq(oauthConsents.clientId, clientId)));
-  return true;
+  return row;
 }
 
 // ── consents ────────────────────────────────────────────────────────────────────────────────────────
