@@ -5,6 +5,7 @@ import { backup, restore } from "./commands/backup";
 import { keyCreate, keyList, keyRevoke } from "./commands/key";
 import { operatorCreate, operatorList, operatorRecover, operatorRemove } from "./commands/operator";
 import { signingKeyList, signingKeyRotate } from "./commands/signing-key";
+import { OAUTH_CLIENT_COMMANDS } from "./commands/oauth-client";
 import { samlAdd, samlList, samlRemove, samlUpdate } from "./commands/saml";
 import { tenantCreate, tenantList, tenantUpdate } from "./commands/tenant";
 import { THIRD_PARTY_COMMANDS } from "./commands/thirdparty";
@@ -29,6 +30,7 @@ const COMMANDS: Command[] = [
   samlAdd,
   samlUpdate,
   samlRemove,
+  ...OAUTH_CLIENT_COMMANDS,
   ...UAF_CLIENT_COMMANDS,
   backup,
   restore,

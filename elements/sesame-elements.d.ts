@@ -379,6 +379,8 @@ interface SesameElementAttributes {
 
 interface SesameAuthAttributes extends SesameElementAttributes {
   mode?: "login" | "registration";
+  /** The identifier the login's first step starts with (e.g. OpenID Connect's `login_hint`). */
+  "login-hint"?: string;
 }
 
 /** The events under the default prefix `sesame`: `sesame-auth-success`, … */

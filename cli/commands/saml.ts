@@ -7,19 +7,13 @@ import {
   updateSamlProvider,
   type SamlProvider,
 } from "@/lib/saml";
-import { findTenant } from "@/lib/tenants";
 import { printJson, printTable, UsageError } from "../output";
 import type { Command } from "./command";
+import { booleanOption, existingTenant } from "./options";
 
 const CLI = { actor: "cli" } as const;
 
-async function tenantOf(values: Record<string, unknown>): Promise<string> {
-  if (typeof values.tenant !== "string") throw new UsageError("--tenant <tenant-id> is required");
-  if (!/^[0-9a-f-]{36}$/i.test(values.tenant) || !(await findTenant(values.tenant))) {
-    throw new UsageError(`no tenant ${values.tenant}`);
-  }
-  return values.tenant;
-}
+const tenantOf = existingTenant;
 
 function idOf(values: Record<string, unknown>): string {
   if (typeof values.id !== "string" || !/^[0-9a-f-]{36}$/i.test(values.id)) {
@@ -28,12 +22,7 @@ function idOf(values: Record<string, unknown>): string {
   return values.id;
 }
 
-function flag(values: Record<string, unknown>, name: string): boolean | undefined {
-  const value = values[name];
-  if (value === undefined) return undefined;
-  if (value === "true" || value === "false") return value === "true";
-  throw new UsageError(`--${name} must be true or false`);
-}
+const flag = booleanOption;
 
 const PROVIDER_OPTIONS = {
   tenant: { type: "string" },

@@ -323,3 +323,8 @@ test("unknown tenants get the not-found page with a 404; German via ?lang=de", a
   await expect(page.locator("sesame-auth").getByRole("heading", { name: "Anmelden" })).toBeVisible();
   await expectAccessible(page, "hosted login (de)");
 });
+
+test("an OpenID Connect login_hint prefills the login's identifier", async ({ page }) => {
+  await page.goto(hosted("login", "?login_hint=ada%40example.com"));
+  await expect(page.locator("sesame-auth").getByLabel("Email")).toHaveValue("ada@example.com");
+});

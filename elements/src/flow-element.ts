@@ -65,6 +65,7 @@ interface LocalError {
 export abstract class SesameFlowElement extends LitElement {
   static override properties = {
     lang: { type: String, reflect: true },
+    loginHint: { type: String, attribute: "login-hint" },
     state: { state: true },
     busy: { state: true },
     localError: { state: true },
@@ -74,6 +75,8 @@ export abstract class SesameFlowElement extends LitElement {
   protected abstract initialFlow(): FlowName;
 
   declare lang: string;
+  /** `login-hint`: the identifier the login's first step starts with (e.g. OpenID Connect's `login_hint`). */
+  declare loginHint: string | undefined;
   protected state: FlowState | undefined;
   protected busy = false;
   protected localError: LocalError | undefined;
@@ -565,6 +568,7 @@ export abstract class SesameFlowElement extends LitElement {
         name=${input.name}
         type=${type}
         autocomplete=${autocompleteFor(state.name, input)}
+        value=${this.hintFor(state, input) ?? nothing}
         inputmode=${input.name === "code" || input.name === "otp_code" ? "numeric" : nothing}
         ?required=${input.required ?? false}
         minlength=${input.min_length ?? nothing}
@@ -581,6 +585,14 @@ export abstract class SesameFlowElement extends LitElement {
             </p>`
           : nothing
       }`;
+  }
+
+  /** The `login-hint` as the first value of the login's identifier field (the user may change it). */
+  private hintFor(state: FlowState, input: FlowInput): string | undefined {
+    if (!this.loginHint || state.name !== "login_init") return undefined;
+    return ["email", "identifier", "username"].includes(input.name)
+      ? this.loginHint.slice(0, 256)
+      : undefined;
   }
 
   /** Below the actions: nothing by default (`<sesame-auth>` links login and registration). */

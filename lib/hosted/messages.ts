@@ -21,6 +21,10 @@ export interface HostedMessages {
   notFoundTitle: string;
   notFoundText: string;
   sectionLabel: string;
+  connectedApps: string;
+  connectedAppsHint: string;
+  disconnect: string;
+  disconnectFailed: string;
 }
 
 const en: HostedMessages = {
@@ -43,6 +47,11 @@ const en: HostedMessages = {
   notFoundTitle: "Page not found",
   notFoundText: "There is no sign-in page at this address. Check the link you followed.",
   sectionLabel: "Account",
+  connectedApps: "Connected apps",
+  connectedAppsHint:
+    "Apps you allowed to sign you in. Disconnecting one signs it out; it asks again next time.",
+  disconnect: "Disconnect",
+  disconnectFailed: "The app could not be disconnected. Please try again.",
 };
 
 const de: HostedMessages = {
@@ -65,6 +74,11 @@ const de: HostedMessages = {
   notFoundTitle: "Seite nicht gefunden",
   notFoundText: "Unter dieser Adresse gibt es keine Anmeldeseite. Bitte prüfen Sie den Link.",
   sectionLabel: "Konto",
+  connectedApps: "Verbundene Apps",
+  connectedAppsHint:
+    "Apps, denen Sie die Anmeldung erlaubt haben. Trennen meldet die App ab; beim nächsten Mal fragt sie erneut.",
+  disconnect: "Trennen",
+  disconnectFailed: "Die App konnte nicht getrennt werden. Bitte versuchen Sie es erneut.",
 };
 
 const MESSAGES: Record<HostedLang, HostedMessages> = { en, de };

@@ -1,6 +1,7 @@
 import type Provider from "oidc-provider";
 import { recordAuditEvent } from "@/lib/audit";
 import { getLogger } from "@/lib/log";
+import { emitClientEvent } from "./events";
 
 /** Audit writes a request started; the route awaits them before answering (lib/openid/handle.ts). */
 const PENDING = Symbol.for("sesame.openidAudit");
@@ -52,7 +53,16 @@ export function auditProviderEvents(provider: Provider, tenantId: string): void 
   provider.on("grant.revoked", (ctx: Ctx, grantId: string) =>
     record(ctx, "oauth.token.revoked", { grantId }),
   );
-  provider.on("registration_create.success", (ctx: Ctx, client: { clientId: string }) =>
-    record(ctx, "oauth.client.created", { clientId: client.clientId, via: "registration" }),
-  );
+  type Registered = { clientId: string; metadata(): Record<string, unknown> };
+  provider.on("registration_create.success", (ctx: Ctx, client: Registered) => {
+    record(ctx, "oauth.client.created", { clientId: client.clientId, via: "registration" });
+    const fired = emitClientEvent(tenantId, "oauth_client.create", {
+      clientId: client.clientId,
+      metadata: client.metadata(),
+      firstParty: false,
+    }).catch((error: unknown) =>
+      getLogger().error({ err: error, tenantId }, "OpenID webhook event not written"),
+    );
+    (ctx.req[PENDING] ??= []).push(fired);
+  });
 }

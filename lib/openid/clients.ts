@@ -2,9 +2,11 @@ import { randomBytes } from "node:crypto";
 import { recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { randomToken } from "@/lib/crypto";
 import type { OauthClientRow } from "@/lib/db/schema";
+import { transaction } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { getTenant } from "@/lib/tenants";
 import { checkRedirectUris, hashClientSecret } from "./client-rules";
+import { emitClientEvent } from "./events";
 import { providerFor } from "./provider";
 import { deleteClientRow, findClientRow, insertClient, selectClients, updateClientRow } from "./store";
 
@@ -23,6 +25,7 @@ export interface OAuthClient {
 /** What may be set on a client (RFC 7591 names); the rest of its metadata takes oidc-provider's defaults. */
 export interface OAuthClientInput {
   client_name?: string;
+  application_type?: "web" | "native";
   redirect_uris?: string[];
   post_logout_redirect_uris?: string[];
   grant_types?: ("authorization_code" | "refresh_token" | "client_credentials")[];
@@ -32,6 +35,11 @@ export interface OAuthClientInput {
   resources?: string[];
   first_party?: boolean;
 }
+
+/** An update: a field left out stays, `null` removes an optional one. */
+export type OAuthClientChanges = {
+  [K in keyof OAuthClientInput]?: OAuthClientInput[K] | null;
+};
 
 function present(row: OauthClientRow): OAuthClient {
   const { client_secret: _secret, ...metadata } = row.metadata;
@@ -53,12 +61,16 @@ const newClientId = () => `client_${randomBytes(16).toString("hex")}`;
 async function validated(
   tenantId: string,
   metadata: Record<string, unknown>,
+  given?: string,
 ): Promise<{ metadata: Record<string, unknown>; secret?: string }> {
   const provider = await providerFor(await getTenant(tenantId));
   const clean = Object.fromEntries(Object.entries(metadata).filter(([, value]) => value !== undefined));
   clean.response_types =
     (clean.grant_types as string[] | undefined)?.includes("authorization_code") === false ? [] : ["code"];
-  const secret = clean.token_endpoint_auth_method === "none" ? undefined : randomToken(32);
+  if (given !== undefined && clean.token_endpoint_auth_method === "none") {
+    throw new AppError("VALIDATION_FAILED", "a public client has no secret");
+  }
+  const secret = clean.token_endpoint_auth_method === "none" ? undefined : (given ?? randomToken(32));
   try {
     checkRedirectUris(clean);
     await (provider.Client as unknown as { validate(m: Record<string, unknown>): Promise<void> }).validate({
@@ -74,34 +86,58 @@ async function validated(
 }
 
 /**
- * Registers a client for the tenant's OpenID Provider. A confidential client gets a new 256-bit secret,
- * returned this once; only its SHA-256 is kept.
+ * A secret an operator chose (the CLI's `--secret-file`): stored as a plain SHA-256 like generated ones,
+ * so it must be as hard to guess: 32 to 512 printable characters, no spaces.
+ */
+function checkGivenSecret(secret: string | undefined): void {
+  if (secret === undefined) return;
+  if (!/^[\x21-\x7e]{32,512}$/.test(secret)) {
+    throw new AppError(
+      "VALIDATION_FAILED",
+      "a client secret must be 32 to 512 printable ASCII characters without spaces",
+    );
+  }
+}
+
+/**
+ * Registers a client for the tenant's OpenID Provider. A confidential client gets a new 256-bit secret
+ * (or `options.secret`), returned this once; only its SHA-256 is kept.
  */
 export async function createOAuthClient(
   tenantId: string,
   input: OAuthClientInput,
   context: AuditContext,
+  options: { secret?: string } = {},
 ): Promise<{ client: OAuthClient; secret?: string }> {
+  checkGivenSecret(options.secret);
   const { first_party: firstParty = false, ...rest } = input;
   const clientId = newClientId();
-  const { metadata, secret } = await validated(tenantId, { ...rest, client_id: clientId });
-  const row = await insertClient(
-    tenantId,
-    clientId,
-    { ...metadata, ...(secret ? { client_secret: hashClientSecret(secret) } : {}) },
-    firstParty,
-  );
-  await recordAuditEvent(tenantId, {
-    ...context,
-    type: "oauth.client.created",
-    details: { clientId, firstParty },
+  const { metadata, secret } = await validated(tenantId, { ...rest, client_id: clientId }, options.secret);
+  const row = await transaction(async () => {
+    const row = await insertClient(
+      tenantId,
+      clientId,
+      { ...metadata, ...(secret ? { client_secret: hashClientSecret(secret) } : {}) },
+      firstParty,
+    );
+    await recordClientChange(tenantId, context, "created", row, { firstParty });
+    return row;
   });
   return { client: present(row), secret };
 }
 
-export async function listOAuthClients(tenantId: string): Promise<OAuthClient[]> {
+/** A page of the tenant's clients, oldest first (`page` from 1), and how many there are. */
+export async function listOAuthClients(
+  tenantId: string,
+  options: { page?: number; perPage?: number } = {},
+): Promise<{ clients: OAuthClient[]; total: number }> {
   await getTenant(tenantId);
-  return (await selectClients(tenantId)).map(present);
+  const perPage = options.perPage ?? 100;
+  const { rows, total } = await selectClients(tenantId, {
+    limit: perPage,
+    offset: ((options.page ?? 1) - 1) * perPage,
+  });
+  return { clients: rows.map(present), total };
 }
 
 export async function getOAuthClient(tenantId: string, clientId: string): Promise<OAuthClient> {
@@ -114,52 +150,61 @@ export async function getOAuthClient(tenantId: string, clientId: string): Promis
 export async function updateOAuthClient(
   tenantId: string,
   clientId: string,
-  input: OAuthClientInput,
+  input: OAuthClientChanges,
   context: AuditContext,
 ): Promise<OAuthClient> {
   const row = await findClientRow(tenantId, clientId);
   if (!row) throw new AppError("NOT_FOUND", "no such client");
   const { first_party: firstParty, ...rest } = input;
   const { client_secret: stored, ...current } = row.metadata;
-  const { metadata } = await validated(tenantId, { ...current, ...rest, client_id: clientId });
+  const changes = Object.fromEntries(
+    Object.entries(rest as Record<string, unknown>).map(([key, value]) => [key, value ?? undefined]),
+  );
+  const { metadata } = await validated(tenantId, { ...current, ...changes, client_id: clientId });
   if (metadata.token_endpoint_auth_method !== "none" && typeof stored !== "string") {
     throw new AppError(
       "VALIDATION_FAILED",
       "a public client cannot become confidential: create a new client",
     );
   }
-  const updated = await updateClientRow(tenantId, clientId, {
-    metadata: {
-      ...metadata,
-      ...(metadata.token_endpoint_auth_method !== "none" ? { client_secret: stored } : {}),
-    },
-    ...(firstParty === undefined ? {} : { firstParty }),
+  const updated = await transaction(async () => {
+    const updated = await updateClientRow(tenantId, clientId, {
+      metadata: {
+        ...metadata,
+        ...(metadata.token_endpoint_auth_method !== "none" ? { client_secret: stored } : {}),
+      },
+      ...(firstParty == null ? {} : { firstParty }),
+    });
+    if (!updated) throw new AppError("NOT_FOUND", "no such client");
+    await recordClientChange(tenantId, context, "updated", updated);
+    return updated;
   });
-  await recordAuditEvent(tenantId, { ...context, type: "oauth.client.updated", details: { clientId } });
-  return present(updated!);
+  return present(updated);
 }
 
-/** A new secret for a confidential client; the old one stops working at once. */
+/** A new secret (generated, or `options.secret`) for a confidential client; the old one stops at once. */
 export async function rotateOAuthClientSecret(
   tenantId: string,
   clientId: string,
   context: AuditContext,
+  options: { secret?: string } = {},
 ): Promise<{ client: OAuthClient; secret: string }> {
+  checkGivenSecret(options.secret);
   const row = await findClientRow(tenantId, clientId);
   if (!row) throw new AppError("NOT_FOUND", "no such client");
   if (row.metadata.token_endpoint_auth_method === "none") {
     throw new AppError("VALIDATION_FAILED", "a public client has no secret");
   }
-  const secret = randomToken(32);
-  const updated = await updateClientRow(tenantId, clientId, {
-    metadata: { ...row.metadata, client_secret: hashClientSecret(secret) },
+  const secret = options.secret ?? randomToken(32);
+  const updated = await transaction(async () => {
+    const updated = await updateClientRow(tenantId, clientId, {
+      metadata: { ...row.metadata, client_secret: hashClientSecret(secret) },
+    });
+    if (!updated) throw new AppError("NOT_FOUND", "no such client");
+    await recordClientChange(tenantId, context, "secret_rotated", updated);
+    return updated;
   });
-  await recordAuditEvent(tenantId, {
-    ...context,
-    type: "oauth.client.secret_rotated",
-    details: { clientId },
-  });
-  return { client: present(updated!), secret };
+  return { client: present(updated), secret };
 }
 
 /** Removes a client; its consents go with it (its tokens stop working: the client is unknown). */
@@ -168,6 +213,32 @@ export async function deleteOAuthClient(
   clientId: string,
   context: AuditContext,
 ): Promise<void> {
-  if (!(await deleteClientRow(tenantId, clientId))) throw new AppError("NOT_FOUND", "no such client");
-  await recordAuditEvent(tenantId, { ...context, type: "oauth.client.deleted", details: { clientId } });
+  await transaction(async () => {
+    const row = await deleteClientRow(tenantId, clientId);
+    if (!row) throw new AppError("NOT_FOUND", "no such client");
+    await recordClientChange(tenantId, context, "deleted", row);
+  });
+}
+
+const WEBHOOK_EVENT = {
+  created: "oauth_client.create",
+  updated: "oauth_client.update",
+  deleted: "oauth_client.delete",
+  secret_rotated: "oauth_client.secret_rotate",
+} as const;
+
+/** A change to a client: audited (`oauth.client.<change>`) and fired as a webhook event, in its transaction. */
+async function recordClientChange(
+  tenantId: string,
+  context: AuditContext,
+  change: keyof typeof WEBHOOK_EVENT,
+  row: OauthClientRow,
+  details: Record<string, unknown> = {},
+): Promise<void> {
+  await recordAuditEvent(tenantId, {
+    ...context,
+    type: `oauth.client.${change}`,
+    details: { clientId: row.clientId, ...details },
+  });
+  await emitClientEvent(tenantId, WEBHOOK_EVENT[change], row);
 }

@@ -9,6 +9,8 @@ export {
   rotateOAuthClientSecret,
   updateOAuthClient,
   type OAuthClient,
+  type OAuthClientChanges,
   type OAuthClientInput,
 } from "./clients";
+export { listConnectedApps, revokeConnectedApp, type ConnectedApp } from "./consents";
 export { sweepExpiredOpenidModels } from "./sweep";

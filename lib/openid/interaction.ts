@@ -1,5 +1,6 @@
 import type { Interaction } from "oidc-provider";
 import { recordAuditEvent, type AuditContext } from "@/lib/audit";
+import { transaction } from "@/lib/db";
 import { getConfig } from "@/lib/config";
 import type { Tenant } from "@/lib/tenants";
 import { acrOf, rfc8176Amr } from "./account";
@@ -8,6 +9,7 @@ import { escapeHtml, pageHtml } from "./pages";
 import { browserSession, interactionPath, providerFor } from "./provider";
 import { sha256Hex } from "@/lib/crypto";
 import { findClientRow, findConsent, findModel, upsertConsent } from "./store";
+import { emitConsentEvent } from "./events";
 
 /** When the authorization paused: a sign-in it asks to be new must be later. */
 async function interactionStartedAt(tenantId: string, uid: string): Promise<Date | undefined> {
@@ -172,12 +174,15 @@ async function finishConsent(
   const grantId = await grant.save();
   const previous = (await findConsent(tenant.id, accountId, clientId))?.scopes ?? [];
   const all = [...new Set([...previous, ...scopes])];
-  await upsertConsent(tenant.id, accountId, clientId, all);
-  await recordAuditEvent(tenant.id, {
-    ...context,
-    actor: accountId,
-    type: "oauth.consent.granted",
-    details: { clientId, scopes: all },
+  await transaction(async () => {
+    await upsertConsent(tenant.id, accountId, clientId, all);
+    await recordAuditEvent(tenant.id, {
+      ...context,
+      actor: accountId,
+      type: "oauth.consent.granted",
+      details: { clientId, scopes: all },
+    });
+    await emitConsentEvent(tenant.id, "oauth_consent.grant", { userId: accountId, clientId, scopes: all });
   });
   const returnTo = await provider.interactionResult(
     req,

@@ -114,6 +114,7 @@ declare module "oidc-provider" {
     InvalidClientMetadata: new (description?: string) => Error;
     InvalidRequest: new (description?: string) => Error;
     InvalidTarget: new (description?: string) => Error;
+    InvalidScope: new (description: string, scope: string) => Error;
     AccessDenied: new (description?: string) => Error;
     [name: string]: new (description?: string) => Error;
   };
@@ -127,6 +128,8 @@ declare module "oidc-provider" {
     Session: { find(id: string): Promise<unknown> };
     callback(): (req: IncomingMessage, res: ServerResponse) => void;
     on(event: string, listener: (...args: never[]) => void): void;
+    /** Koa middleware before oidc-provider's routes. */
+    use(middleware: (ctx: never, next: () => Promise<void>) => Promise<void>): void;
     interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<Interaction>;
     interactionFinished(
       req: IncomingMessage,

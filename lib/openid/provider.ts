@@ -243,6 +243,9 @@ async function configuration(tenant: Tenant) {
         },
       },
     },
+    // Checked after the redirect URI (so the error goes to it): an authorization request must ask for
+    // `openid` (Sesame is an OpenID Provider, not a plain OAuth 2.0 server).
+    extraParams: { scope: requireOpenidScope },
     extraClientMetadata: {
       properties: ["resources"],
       validator: (_ctx: unknown, key: string, value: unknown) => {
@@ -300,6 +303,34 @@ async function loadExistingGrant(tenant: Tenant, ctx: KoaContextWithOIDC) {
   return grant;
 }
 
+/** Parameters oidc-provider refuses with `invalid_request` before its scope checks when `openid` is absent. */
+const OPENID_ONLY_PARAMS = ["nonce", "max_age", "acr_values", "claims", "claims_locales", "id_token_hint"];
+
+const asksOpenid = (scope: unknown) => typeof scope === "string" && scope.split(" ").includes("openid");
+
+function requireOpenidScope(ctx: KoaContextWithOIDC, scope: unknown) {
+  if (ctx.oidc.route === "authorization" && !asksOpenid(scope)) {
+    throw new errors.InvalidScope("the openid scope is required", "openid");
+  }
+}
+
+/**
+ * Koa middleware before oidc-provider's routes: an authorization request without `openid` loses the
+ * parameters that only mean something with it, so that every such request gets the one answer,
+ * `invalid_scope` at its redirect URI (requireOpenidScope), not `invalid_request` for some.
+ */
+async function withoutOpenidOnlyParams(
+  ctx: { path: string; method: string; query: Record<string, unknown> },
+  next: () => Promise<void>,
+) {
+  if (ctx.method === "GET" && ctx.path === OPENID_ROUTES.authorization && !asksOpenid(ctx.query.scope)) {
+    const query = { ...ctx.query };
+    for (const name of OPENID_ONLY_PARAMS) delete query[name];
+    ctx.query = query;
+  }
+  await next();
+}
+
 /** The sign-out confirmation of RP-initiated logout: oidc-provider's form, Sesame's words. */
 function logoutSource(ctx: { body: string }, form: string) {
   ctx.body = pageHtml(
@@ -343,6 +374,7 @@ export function providerFor(tenant: Tenant): Promise<Provider> {
   const provider = configuration(tenant).then((config) => {
     const provider = new Provider(issuer, config as never);
     provider.proxy = false;
+    provider.use(withoutOpenidOnlyParams);
     // Client secrets are stored as their SHA-256: compare the presented secret's hash.
     (
       provider.Client.prototype as unknown as { compareClientSecret(actual: string): boolean }

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNull, or, sql } from "drizzle-orm";
+import { and, asc, count, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { executor } from "@/lib/db";
 import {
   oauthClients,
@@ -178,26 +178,41 @@ export async function findClientRow(tenantId: string, clientId: string): Promise
   return row;
 }
 
-export async function selectClients(tenantId: string): Promise<OauthClientRow[]> {
+/** A page of the tenant's clients, oldest first, and how many there are. */
+export async function selectClients(
+  tenantId: string,
+  page: { limit: number; offset: number },
+): Promise<{ rows: OauthClientRow[]; total: number }> {
   const db = await executor();
-  return db
+  const rows = await db
     .select()
     .from(oauthClients)
     .where(eq(oauthClients.tenantId, tenantId))
-    .orderBy(asc(oauthClients.createdAt), asc(oauthClients.clientId));
+    .orderBy(asc(oauthClients.createdAt), asc(oauthClients.clientId))
+    .limit(page.limit)
+    .offset(page.offset);
+  const [total] = await db
+    .select({ n: count() })
+    .from(oauthClients)
+    .where(eq(oauthClients.tenantId, tenantId));
+  return { rows, total: Number(total?.n ?? 0) };
 }
 
-export async function deleteClientRow(tenantId: string, clientId: string): Promise<boolean> {
+/** Deletes a client and its consents; the row deleted, or undefined when there was none. */
+export async function deleteClientRow(
+  tenantId: string,
+  clientId: string,
+): Promise<OauthClientRow | undefined> {
   const db = await executor();
-  const rows = await db
+  const [row] = await db
     .delete(oauthClients)
     .where(and(eq(oauthClients.tenantId, tenantId), eq(oauthClients.clientId, clientId)))
-    .returning({ id: oauthClients.clientId });
-  if (rows.length === 0) return false;
+    .returning();
+  if (!row) return undefined;
   await db
     .delete(oauthConsents)
     .where(and(eq(oauthConsents.tenantId, tenantId), eq(oauthConsents.clientId, clientId)));
-  return true;
+  return row;
 }
 
 // ── consents ────────────────────────────────────────────────────────────────────────────────────────
@@ -233,15 +248,6 @@ export async function upsertConsent(tenantId: string, userId: string, clientId: 
     });
 }
 
-export async function selectConsents(tenantId: string, userId: string): Promise<OauthConsentRow[]> {
-  const db = await executor();
-  return db
-    .select()
-    .from(oauthConsents)
-    .where(and(eq(oauthConsents.tenantId, tenantId), eq(oauthConsents.userId, userId)))
-    .orderBy(asc(oauthConsents.createdAt));
-}
-
 export async function deleteConsent(tenantId: string, userId: string, clientId: string): Promise<boolean> {
   const db = await executor();
   const rows = await db
@@ -249,4 +255,44 @@ export async function deleteConsent(tenantId: string, userId: string, clientId: 
     .where(consentOf(tenantId, userId, clientId))
     .returning({ id: oauthConsents.clientId });
   return rows.length === 1;
+}
+
+/**
+ * Every model of a user for one client (its grants, codes, access and refresh tokens): the user revoked
+ * the client. Returns how many went.
+ */
+export async function deleteAccountClientModels(
+  tenantId: string,
+  accountId: string,
+  clientId: string,
+): Promise<number> {
+  const db = await executor();
+  const rows = await db
+    .delete(openidModels)
+    .where(
+      and(
+        eq(openidModels.tenantId, tenantId),
+        eq(openidModels.accountId, accountId),
+        sql`${openidModels.payload}->>'clientId' = ${clientId}`,
+      ),
+    )
+    .returning({ id: openidModels.id });
+  return rows.length;
+}
+
+/** A user's consents with the name of each client. */
+export async function selectConsentsWithClients(tenantId: string, userId: string) {
+  const db = await executor();
+  return db
+    .select({ consent: oauthConsents, metadata: oauthClients.metadata })
+    .from(oauthConsents)
+    .innerJoin(
+      oauthClients,
+      and(
+        eq(oauthClients.tenantId, oauthConsents.tenantId),
+        eq(oauthClients.clientId, oauthConsents.clientId),
+      ),
+    )
+    .where(and(eq(oauthConsents.tenantId, tenantId), eq(oauthConsents.userId, userId)))
+    .orderBy(asc(oauthConsents.createdAt), asc(oauthConsents.clientId));
 }

@@ -35,6 +35,15 @@ export const WEBHOOK_EVENTS = [
   // Sesame's own (not Hanko's): a SAML identity provider's signing certificates changed (docs/webhooks.md).
   "saml_provider",
   "saml_provider.certificate_changed",
+  // Sesame's own: the OpenID Provider's clients and the users' consents to them (docs/webhooks.md).
+  "oauth_client",
+  "oauth_client.create",
+  "oauth_client.update",
+  "oauth_client.delete",
+  "oauth_client.secret_rotate",
+  "oauth_consent",
+  "oauth_consent.grant",
+  "oauth_consent.revoke",
 ] as const;
 
 /**

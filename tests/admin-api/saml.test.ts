@@ -9,7 +9,7 @@ import { listAuditEvents } from "@/lib/audit";
 import { executor } from "@/lib/db";
 import { webhookEvents } from "@/lib/db/schema";
 import { configureWebhooks, createWebhook } from "@/lib/webhooks";
-import { adminCall } from "@/tests/helpers/admin-api";
+import { adminCall, expectPlatformError as expectError } from "@/tests/helpers/admin-api";
 import { createTestIdp, type TestIdp } from "@/tests/helpers/saml-idp";
 import { createTestTenant } from "@/tests/helpers/tenants";
 
@@ -65,15 +65,6 @@ const remove = (tenantId: string, providerId: string, key: string) =>
     method: "DELETE",
     params: { tenantId, providerId },
   });
-
-async function expectError(res: Response, status: number, detail?: RegExp) {
-  const text = await res.text();
-  expect(res.status, text).toBe(status);
-  const body = JSON.parse(text) as { code: number; message: string };
-  expect(Object.keys(body).sort()).toEqual(["code", "message"]);
-  expect(body.code).toBe(status);
-  if (detail) expect(body.message).toMatch(detail);
-}
 
 async function count(tenantId: string, key: string) {
   return ((await (await list(tenantId, key)).json()) as unknown[]).length;

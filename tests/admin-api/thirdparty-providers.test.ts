@@ -9,7 +9,7 @@ import { thirdPartyProviders } from "@/lib/db/schema";
 import { listIdentities } from "@/lib/identities";
 import { signInWithIdentity } from "@/lib/accounts";
 import { configureWebhooks } from "@/lib/webhooks";
-import { adminCall } from "@/tests/helpers/admin-api";
+import { adminCall, expectPlatformError as expectError } from "@/tests/helpers/admin-api";
 import { call } from "@/tests/helpers/http";
 import { auditEvents } from "@/tests/helpers/passkey-security";
 import { createTestTenant } from "@/tests/helpers/tenants";
@@ -35,15 +35,6 @@ const remove = (tenantId: string, key: string, slug: string) =>
   adminCall(item.DELETE, `${base(tenantId)}/${slug}`, key, { method: "DELETE", params: { tenantId, slug } });
 
 /** A platform error: status, `{code, message}`. */
-async function expectError(res: Response, status: number, message?: RegExp) {
-  const text = await res.text();
-  expect(res.status, text).toBe(status);
-  const body = JSON.parse(text) as { code: number; message: string };
-  expect(Object.keys(body).sort()).toEqual(["code", "message"]);
-  expect(body.code).toBe(status);
-  if (message) expect(body.message).toMatch(message);
-}
-
 async function rows(tenantId: string) {
   const db = await executor();
   return db.select().from(thirdPartyProviders).where(eq(thirdPartyProviders.tenantId, tenantId));

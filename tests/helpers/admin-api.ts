@@ -1,3 +1,4 @@
+import { expect } from "vitest";
 import { call, type CallOptions } from "./http";
 
 type Handler = Parameters<typeof call>[0];
@@ -14,4 +15,14 @@ export function adminCall(
 ): Promise<Response> {
   const headers = { ...(key ? { authorization: `Bearer ${key}` } : {}), ...options.headers };
   return call(handler, path, { ...options, headers });
+}
+
+/** An admin API error: the status, exactly `{code, message}` with `code` the status, the message matching. */
+export async function expectPlatformError(res: Response, status: number, message?: RegExp) {
+  const text = await res.text();
+  expect(res.status, text).toBe(status);
+  const body = JSON.parse(text) as { code: number; message: string };
+  expect(Object.keys(body).sort()).toEqual(["code", "message"]);
+  expect(body.code).toBe(status);
+  if (message) expect(body.message).toMatch(message);
 }

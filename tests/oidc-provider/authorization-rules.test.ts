@@ -183,3 +183,23 @@ describe("OpenID Provider: authorization request rules", () => {
     expect(await response.json()).toMatchObject({ error: "invalid_client" });
   });
 });
+
+describe("OpenID Provider: the openid scope", () => {
+  beforeAll(() => setUp());
+
+  it("refuses an authorization request without the openid scope: invalid_scope at the redirect URI", async () => {
+    const setup = await setUp();
+    for (const [scope, extra] of [
+      ["email profile", {}],
+      ["offline_access", { nonce: undefined }],
+      ["", { max_age: "60" }],
+    ] as const) {
+      const refused = await landAt(setup, await authUrl(setup, { scope, ...extra }));
+      expect(refused.landed.startsWith(REDIRECT), scope).toBe(true);
+      expect(refused.query.get("error"), scope).toBe("invalid_scope");
+      expect(refused.query.get("state")).toBe("s1");
+      expect(refused.query.get("iss")).toBe(issuerOf(setup.tenant));
+      expect(refused.query.get("code")).toBeNull();
+    }
+  });
+});

@@ -11,6 +11,7 @@ import * as users from "./users";
 import * as thirdParty from "./thirdparty";
 import * as webhooks from "./webhooks";
 import * as metadata from "./metadata";
+import * as oauthClients from "./oauth-clients";
 
 export * from "./audit-logs";
 export * from "./credentials";
@@ -25,6 +26,7 @@ export * from "./users";
 export * from "./thirdparty";
 export * from "./webhooks";
 export * from "./metadata";
+export * from "./oauth-clients";
 
 const isContract = (value: unknown): value is Contract =>
   typeof value === "object" && value !== null && "operationId" in value && "method" in value;
@@ -46,4 +48,5 @@ export const ADMIN_CONTRACTS: Contract[] = [
   webhooks,
   saml,
   thirdParty,
+  oauthClients,
 ].flatMap((module) => Object.values(module).filter(isContract));

@@ -1,4 +1,5 @@
 import type { Contract } from "@/lib/contracts/contract";
+import * as connectedApps from "./connected-apps";
 import * as emails from "./emails";
 import * as passcodes from "./passcodes";
 import * as passwords from "./passwords";
@@ -25,4 +26,5 @@ export const PUBLIC_CONTRACTS: Contract[] = [
   passcodes,
   saml,
   thirdParty,
+  connectedApps,
 ].flatMap((module) => Object.values(module).filter(isContract));

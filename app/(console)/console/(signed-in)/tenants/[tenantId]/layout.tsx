@@ -31,6 +31,7 @@ export default async function TenantLayout({
           { href: `${base}/users`, label: "Users" },
           { href: `${base}/sign-in`, label: "Sign-in providers" },
           { href: `${base}/webhooks`, label: "Webhooks" },
+          { href: `${base}/oauth-clients`, label: "OAuth clients" },
           { href: `${base}/audit`, label: "Audit log" },
           { href: `${base}/analytics`, label: "Analytics" },
         ]}

@@ -20,6 +20,8 @@ export interface HostedPageContext {
   langQuery: HostedLang | undefined;
   /** The raw `redirect_to` (first value); check it with safeRedirect before any use. */
   redirectTo: string | undefined;
+  /** `login_hint` (OpenID Connect): the login's identifier field starts with it. */
+  loginHint: string | undefined;
   t: HostedMessages;
 }
 
@@ -40,6 +42,7 @@ export async function hostedPageContext(
     lang,
     langQuery: isHostedLang(requested) ? requested : undefined,
     redirectTo: firstValue(search.redirect_to),
+    loginHint: firstValue(search.login_hint)?.slice(0, 256),
     t: messages(lang),
   };
 }

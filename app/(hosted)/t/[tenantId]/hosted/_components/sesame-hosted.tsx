@@ -38,6 +38,8 @@ type Props =
       lang: HostedLang;
       /** Where to go after `sesame-auth-success`: already checked by safeRedirect on the server. */
       redirectTo: string;
+      /** Prefills the login's identifier (OpenID Connect `login_hint`). */
+      loginHint?: string;
     }
   | {
       view: "profile";
@@ -217,6 +219,7 @@ export function SesameHosted(props: Props) {
         <>
           {createElement(view === "profile" ? "sesame-profile" : "sesame-auth", {
             lang,
+            ...(props.view === "login" && props.loginHint ? { "login-hint": props.loginHint } : {}),
             className: EMBEDDED_ELEMENT,
           })}
           {props.view === "profile" ? (

@@ -18,7 +18,10 @@ export const generateMetadata = ({ params, searchParams }: Props) =>
 
 // GET /t/{tenant_id}/hosted/login[?redirect_to=<url>][&lang=en|de]: sign in or sign up with <sesame-auth>
 export default async function HostedLoginPage({ params, searchParams }: Props) {
-  const { tenant, branding, lang, langQuery, redirectTo } = await hostedPageContext(params, searchParams);
+  const { tenant, branding, lang, langQuery, redirectTo, loginHint } = await hostedPageContext(
+    params,
+    searchParams,
+  );
   const fallback = hostedPath(tenant.id, "profile", { lang: langQuery });
   const target = safeRedirect(tenant, redirectTo, fallback);
   return (
@@ -33,6 +36,7 @@ export default async function HostedLoginPage({ params, searchParams }: Props) {
         view="login"
         tenantId={tenant.id}
         lang={lang}
+        loginHint={loginHint}
         // Back to this very page would only show the login again: the profile instead. Never on to the
         // logout page, which would sign the user out without the click it asks of other sites.
         redirectTo={

@@ -1,4 +1,5 @@
 import { hostedPath } from "@/lib/hosted/paths";
+import { ConnectedApps } from "../../_components/connected-apps";
 import { HostedShell } from "../../_components/hosted-shell";
 import { SesameHosted } from "../../_components/sesame-hosted";
 import {
@@ -34,6 +35,7 @@ export default async function HostedProfilePage({ params, searchParams }: Props)
         loginUrl={hostedPath(tenant.id, "login", { redirect_to: self, lang: langQuery })}
         logoutUrl={hostedPath(tenant.id, "logout", { lang: langQuery })}
       />
+      <ConnectedApps tenantId={tenant.id} lang={lang} />
     </HostedShell>
   );
 }

@@ -1,0 +1,24 @@
+import { createOAuthClient, listOAuthClients, oauthClientWire, pageHeaders } from "@/lib/contracts/admin";
+import { json, route } from "@/lib/http";
+import * as openid from "@/lib/openid";
+
+export const dynamic = "force-dynamic";
+
+// GET /t/{tenantId}/admin/oauth/clients: a page of the tenant's OpenID Connect clients, oldest first
+export const GET = route(listOAuthClients, async ({ req, tenant, query }) => {
+  const { clients, total } = await openid.listOAuthClients(tenant.id, {
+    page: query.page,
+    perPage: query.per_page,
+  });
+  return json(
+    clients.map(oauthClientWire),
+    200,
+    pageHeaders(req.url, { total, page: query.page, perPage: query.per_page }),
+  );
+});
+
+// POST /t/{tenantId}/admin/oauth/clients: a new client and its secret (shown once)
+export const POST = route(createOAuthClient, async ({ tenant, body, audit }) => {
+  const { client, secret } = await openid.createOAuthClient(tenant.id, body, audit);
+  return json({ ...oauthClientWire(client), ...(secret ? { client_secret: secret } : {}) }, 201);
+});
