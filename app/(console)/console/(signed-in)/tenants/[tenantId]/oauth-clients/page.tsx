@@ -6,6 +6,9 @@ import { CreateClientButton, DeleteClientButton, RotateClientSecretButton } from
 
 export const metadata: Metadata = { title: "OAuth clients" };
 
+/** The client's RFC 7591 registration (redirect URIs, scope): no user data, so no role rule applies. */
+const registration = ({ metadata: registered }: { metadata: Record<string, unknown> }) => registered;
+
 const strings = (value: unknown) =>
   Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
 
@@ -60,14 +63,18 @@ export default async function OAuthClientsPage({ params }: { params: Promise<{ t
                 <Td>{client.confidential ? "confidential" : "public (PKCE)"}</Td>
                 <Td>
                   <ul className="space-y-1">
-                    {strings(client.metadata.redirect_uris).map((uri) => (
+                    {strings(registration(client).redirect_uris).map((uri) => (
                       <li key={uri}>
                         <code className="text-xs break-all">{uri}</code>
                       </li>
                     ))}
                   </ul>
                 </Td>
-                <Td>{typeof client.metadata.scope === "string" ? client.metadata.scope : "all"}</Td>
+                <Td>
+                  {typeof registration(client).scope === "string"
+                    ? String(registration(client).scope)
+                    : "all"}
+                </Td>
                 <Td className="whitespace-nowrap">
                   <Time value={client.createdAt} />
                 </Td>
