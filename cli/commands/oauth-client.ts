@@ -1,18 +1,16 @@
 import { oauthClientWire } from "@/lib/contracts/admin/oauth-clients";
-import {
-  createOAuthClient,
-  deleteOAuthClient,
-  listOAuthClients,
-  rotateOAuthClientSecret,
-  updateOAuthClient,
-  type OAuthClient,
-  type OAuthClientInput,
-} from "@/lib/openid";
+import type { OAuthClient, OAuthClientInput } from "@/lib/openid";
 import { printJson, printTable, UsageError } from "../output";
 import type { Command } from "./command";
 import { booleanOption, existingTenant, fileOption } from "./options";
 
 const CLI = { actor: "cli" } as const;
+
+/**
+ * lib/openid loads oidc-provider, which warns on Node 20 as it loads: only these commands load it, so the
+ * other commands' output stays what they print.
+ */
+const openid = () => import("@/lib/openid");
 
 function idOf(values: Record<string, unknown>): string {
   if (typeof values.id !== "string" || values.id.length === 0) {
@@ -92,7 +90,9 @@ export const oauthClientList: Command = {
     const tenantId = await existingTenant(values);
     const clients: OAuthClient[] = [];
     for (let page = 1; ; page++) {
-      const { clients: batch, total } = await listOAuthClients(tenantId, { page, perPage: 100 });
+      const { clients: batch, total } = await (
+        await openid()
+      ).listOAuthClients(tenantId, { page, perPage: 100 });
       clients.push(...batch);
       if (clients.length >= total || batch.length === 0) break;
     }
@@ -117,7 +117,9 @@ export const oauthClientCreate: Command = {
       if (given !== undefined) throw new UsageError("a --public client has no secret: drop --secret-file");
       input.token_endpoint_auth_method = "none";
     }
-    const { client, secret } = await createOAuthClient(tenantId, input, CLI, { secret: given });
+    const { client, secret } = await (
+      await openid()
+    ).createOAuthClient(tenantId, input, CLI, { secret: given });
     if (json) {
       return printJson({
         client: oauthClientWire(client),
@@ -139,7 +141,7 @@ export const oauthClientUpdate: Command = {
     const id = idOf(values);
     const input = settings(values);
     if (Object.keys(input).length === 0) throw new UsageError("nothing to change");
-    const client = await updateOAuthClient(tenantId, id, input, CLI);
+    const client = await (await openid()).updateOAuthClient(tenantId, id, input, CLI);
     if (json) return printJson({ client: oauthClientWire(client) });
     process.stdout.write(`Updated OAuth client ${client.clientId} (${client.name})\n`);
   },
@@ -155,7 +157,7 @@ export const oauthClientRotateSecret: Command = {
     const tenantId = await existingTenant(values);
     const id = idOf(values);
     const given = fileOption(values["secret-file"], "secret");
-    const { secret } = await rotateOAuthClientSecret(tenantId, id, CLI, { secret: given });
+    const { secret } = await (await openid()).rotateOAuthClientSecret(tenantId, id, CLI, { secret: given });
     if (json) return printJson({ client_id: id, ...(given === undefined ? { client_secret: secret } : {}) });
     process.stdout.write(`Rotated the secret of OAuth client ${id}\n`);
     printSecret(secret, given !== undefined);
@@ -170,7 +172,7 @@ export const oauthClientRemove: Command = {
   async run({ values, json }) {
     const tenantId = await existingTenant(values);
     const id = idOf(values);
-    await deleteOAuthClient(tenantId, id, CLI);
+    await (await openid()).deleteOAuthClient(tenantId, id, CLI);
     if (json) return printJson({ removed: id });
     process.stdout.write(`Removed OAuth client ${id}\n`);
   },
