@@ -32,10 +32,10 @@ export async function getPasswordOfUser(tenant: Tenant, userId: string): Promise
 }
 
 /**
- * Sets a user's password for the admin API, as Hanko: `create` refuses a user who has one (CONFLICT),
+ * Sets a user's password for the admin API, as Hanko: `create` refuses a user who has one (PASSWORD_EXISTS),
  * `update` one who has none (PASSWORD_NOT_FOUND). The tenant must have passwords on, and the tenant's
  * length rules apply (400). A new password clears the failure count and the lock; replacing one ends
- * all the user's sessions, as every password change does (`setPassword`). Audited as
+ * all the user's sessions, as every password change does (`setPasswordOfSelf`). Audited as
  * `password.set.succeeded|failed`, the API key as the actor.
  */
 export async function setPasswordOfUser(
@@ -57,7 +57,7 @@ export async function setPasswordOfUser(
       await requirePlatformUser(tenant.id, userId, { lock: true });
       const existing = await findPassword(tenant.id, userId);
       if (mode === "create" && existing) {
-        throw new AppError("CONFLICT", undefined, { details: ["the user already has a password"] });
+        throw new AppError("PASSWORD_EXISTS", undefined, { details: ["the user already has a password"] });
       }
       if (mode === "update" && !existing) throw passwordNotFound();
       await savePasswordHash(tenant.id, userId, hash);

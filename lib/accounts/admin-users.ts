@@ -99,22 +99,22 @@ export interface NewUserInput {
   createdAt?: Date;
 }
 
-const badRequest = (detail: string) => new AppError("BAD_REQUEST", undefined, { details: [detail] });
+const invalid = (detail: string) => new AppError("NEW_USER_INVALID", undefined, { details: [detail] });
 
 function checkNewUser(input: NewUserInput): void {
   if (input.emails.length === 0 && !input.username) {
-    throw badRequest("at least one of emails and username must be set");
+    throw invalid("at least one of emails and username must be set");
   }
   const primaries = input.emails.filter((email) => email.isPrimary).length;
-  if (input.emails.length > 0 && primaries === 0) throw badRequest("one email must be primary");
-  if (primaries > 1) throw badRequest("only one email may be primary");
+  if (input.emails.length > 0 && primaries === 0) throw invalid("one email must be primary");
+  if (primaries > 1) throw invalid("only one email may be primary");
   const addresses = new Set(input.emails.map((email) => email.address));
-  if (addresses.size !== input.emails.length) throw badRequest("emails must be unique");
+  if (addresses.size !== input.emails.length) throw invalid("emails must be unique");
 }
 
 /**
  * `POST /admin/users`: a platform user with the given (or a new) id, addresses and username, in one
- * transaction. A taken id is CONFLICT, a taken address EMAIL_TAKEN, a taken username USERNAME_TAKEN
+ * transaction. A taken id is USER_EXISTS, a taken address EMAIL_TAKEN, a taken username USERNAME_TAKEN
  * (all 409); nothing is written then. Records `user.created` (and `email.create.succeeded` per address).
  */
 export async function createAdminUser(
@@ -138,7 +138,7 @@ export async function createAdminUser(
       if (!created) {
         // The id is the primary key across tenants; a concurrent insert may have taken the username.
         if (username && (await findUserByUsername(tenant.id, username))) throw new UsernameTaken();
-        throw new AppError("CONFLICT", undefined, { details: ["a user with this id already exists"] });
+        throw new AppError("USER_EXISTS", undefined, { details: ["a user with this id already exists"] });
       }
       // The primary first: addEmail makes a user's first address primary, and only that one.
       const ordered = [...input.emails].sort((a, b) => Number(b.isPrimary) - Number(a.isPrimary));

@@ -156,7 +156,7 @@ export async function signInWithIdentity(
 
 /**
  * Connects a provider account to a signed-in user (profile flow): the identity must not belong to another
- * user (CONFLICT); connecting one the user already has refreshes it. Records `identity.linked`.
+ * user (IDENTITY_LINKED_ELSEWHERE); connecting one the user already has refreshes it. Records `identity.linked`.
  */
 export async function linkIdentity(
   tenant: Tenant,

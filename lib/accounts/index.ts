@@ -21,7 +21,7 @@ export {
   type UserInfo,
   type UserWithCredentials,
 } from "./public-user";
-export { signUp, type SignedUp, type SignUpResponse } from "./sign-up";
+export { signUpWithEmail, type SignedUp, type SignUpResponse } from "./sign-up";
 export {
   completeFlowSignUp,
   prepareSignUpPassword,
@@ -58,7 +58,7 @@ export {
   setUserPrimaryEmail,
   type AdminEmailInput,
 } from "./admin-emails";
-export { setPassword, type SetPasswordInput, type SetPasswordOptions } from "./set-password";
+export { setPasswordOfSelf, type SetPasswordInput, type SetPasswordOptions } from "./set-password";
 export { deletePasswordOfUser, getPasswordOfUser, setPasswordOfUser } from "./admin-passwords";
 export { removeIdentity } from "./identities";
 export {

@@ -23,7 +23,7 @@ export async function getUserWithCredentials(
   userId: string,
 ): Promise<UserWithCredentials> {
   if (userId.toLowerCase() !== caller.id) {
-    throw new AppError("FORBIDDEN", undefined, { details: ["a session may only read its own user"] });
+    throw new AppError("NOT_SESSION_USER", undefined, { details: ["a session may only read its own user"] });
   }
   const user = await findUser(tenant.id, caller.id);
   if (!user) throw new AppError("USER_NOT_FOUND", undefined, { details: ["user not found"] });

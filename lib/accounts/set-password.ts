@@ -32,7 +32,7 @@ export interface SetPasswordOptions {
  * count and the lock. `created` tells a first password (201) from a replacement (200). Replacing a
  * password (a change or a reset) ends the user's other sessions: all but `keepSessionId`.
  */
-export async function setPassword(
+export async function setPasswordOfSelf(
   tenant: Tenant,
   user: User,
   input: SetPasswordInput,
@@ -44,7 +44,7 @@ export async function setPassword(
   const audit = { ...context, actor: user.id };
   return auditFailures(tenant.id, type, audit, async () => {
     if (input.userId !== undefined && input.userId.toLowerCase() !== user.id) {
-      throw new AppError("FORBIDDEN", "Forbidden", {
+      throw new AppError("NOT_SESSION_USER", "Forbidden", {
         details: ["user_id is not the signed-in user"],
       });
     }

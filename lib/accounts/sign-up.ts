@@ -46,7 +46,7 @@ const taken = () =>
  * required (the default) the client then verifies it with `POST /passcode/login/initialize` +
  * `finalize`, which logs the user in; without, the user is logged in at once (no `amr`).
  */
-export async function signUp(
+export async function signUpWithEmail(
   tenant: Tenant,
   input: { email: string },
   context: AuditContext,

@@ -48,10 +48,10 @@ describe("API keys", () => {
     ["a short key", () => "sesame_admin_short"],
     ["an over-long key", () => "x".repeat(500)],
     ["an unknown key", () => `sesame_admin_${"A".repeat(43)}`],
-  ])("refuse %s with Unauthorized", async (_name, make) => {
+  ])("refuse %s with API_KEY_INVALID", async (_name, make) => {
     const { tenant } = await createTestTenant();
     await expect(authenticateApiKey(make(), { scope: "admin", tenantId: tenant.id })).rejects.toMatchObject({
-      code: "UNAUTHORIZED",
+      code: "API_KEY_INVALID",
     });
   });
 
@@ -61,12 +61,12 @@ describe("API keys", () => {
     await expect(
       authenticateApiKey(a.keys.passkey, { scope: "admin", tenantId: a.tenant.id }),
     ).rejects.toMatchObject({
-      code: "UNAUTHORIZED",
+      code: "API_KEY_INVALID",
     });
     await expect(
       authenticateApiKey(a.keys.admin, { scope: "admin", tenantId: b.tenant.id }),
     ).rejects.toMatchObject({
-      code: "UNAUTHORIZED",
+      code: "API_KEY_INVALID",
     });
   });
 
@@ -78,7 +78,7 @@ describe("API keys", () => {
     await expect(
       authenticateApiKey(keys.passkey, { scope: "passkey", tenantId: tenant.id }),
     ).rejects.toMatchObject({
-      code: "UNAUTHORIZED",
+      code: "API_KEY_INVALID",
     });
     expect((await revokeApiKey(tenant.id, keyId)).revokedAt).toEqual(revoked.revokedAt);
   });
@@ -87,8 +87,10 @@ describe("API keys", () => {
     const a = await createTestTenant();
     const b = await createTestTenant();
     const { keyId } = await authenticateApiKey(a.keys.admin, { scope: "admin", tenantId: a.tenant.id });
-    await expect(revokeApiKey(b.tenant.id, keyId)).rejects.toMatchObject({ code: "NOT_FOUND" });
-    await expect(revokeApiKey(b.tenant.id, "not-a-uuid")).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(revokeApiKey(b.tenant.id, keyId)).rejects.toMatchObject({ code: "API_KEY_NOT_FOUND" });
+    await expect(revokeApiKey(b.tenant.id, "not-a-uuid")).rejects.toMatchObject({
+      code: "API_KEY_NOT_FOUND",
+    });
     await expect(
       authenticateApiKey(a.keys.admin, { scope: "admin", tenantId: a.tenant.id }),
     ).resolves.toBeDefined();
@@ -106,7 +108,7 @@ describe("API keys", () => {
     await expect(
       createApiKey("00000000-0000-4000-8000-000000000000", { name: "x", scopes: ["admin"] }),
     ).rejects.toMatchObject({
-      code: "NOT_FOUND",
+      code: "TENANT_NOT_FOUND",
     });
     expect((await listApiKeys(tenant.id)).length).toBe(before);
   });

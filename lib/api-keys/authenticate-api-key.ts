@@ -1,6 +1,6 @@
 import { constantTimeEqual, sha256Hex } from "@/lib/crypto";
 import type { ApiKeyScope } from "@/lib/db/schema";
-import { Unauthorized } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import { findApiKeyByHash, touchApiKey } from "./store";
 
 export interface AuthenticatedKey {
@@ -17,13 +17,14 @@ const TOUCH_INTERVAL_MS = 60_000;
 
 /**
  * Checks a presented API key: it must exist, be unrevoked, carry `scope`, and (when given) belong to
- * `tenantId`. Every failure is the same Unauthorized, so callers learn nothing about other tenants.
+ * `tenantId`. Every failure is the same API_KEY_INVALID, so callers learn nothing about other tenants.
  */
 export async function authenticateApiKey(
   secret: string | null | undefined,
   expected: { scope: ApiKeyScope; tenantId?: string },
 ): Promise<AuthenticatedKey> {
-  if (!secret || secret.length < MIN_LENGTH || secret.length > MAX_LENGTH) throw new Unauthorized();
+  if (!secret || secret.length < MIN_LENGTH || secret.length > MAX_LENGTH)
+    throw new AppError("API_KEY_INVALID");
   const digest = sha256Hex(secret);
   const row = await findApiKeyByHash(digest);
   if (
@@ -33,7 +34,7 @@ export async function authenticateApiKey(
     !row.scopes.includes(expected.scope) ||
     (expected.tenantId !== undefined && row.tenantId !== expected.tenantId.toLowerCase())
   ) {
-    throw new Unauthorized();
+    throw new AppError("API_KEY_INVALID");
   }
   const now = new Date();
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {

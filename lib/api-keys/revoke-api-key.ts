@@ -1,4 +1,4 @@
-import { NotFound } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import { toApiKeyInfo, type ApiKeyInfo } from "./api-key";
 import { findApiKey, markApiKeyRevoked } from "./store";
 
@@ -7,6 +7,6 @@ export async function revokeApiKey(tenantId: string, keyId: string): Promise<Api
   const revoked = await markApiKeyRevoked(tenantId, keyId);
   if (revoked) return toApiKeyInfo(revoked);
   const existing = await findApiKey(tenantId, keyId);
-  if (!existing) throw new NotFound("API key not found");
+  if (!existing) throw new AppError("API_KEY_NOT_FOUND", "API key not found");
   return toApiKeyInfo(existing); // already revoked: revoking again changes nothing
 }

@@ -96,7 +96,7 @@ describe("audit log", () => {
   it("refuses a malformed cursor", async () => {
     const { tenant } = await createTestTenant();
     await expect(listAuditEvents(tenant.id, { cursor: "garbage" })).rejects.toMatchObject({
-      code: "BAD_REQUEST",
+      code: "AUDIT_CURSOR_INVALID",
     });
   });
 

@@ -1,4 +1,4 @@
-import { BadRequest } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import type { AuditLogRow } from "@/lib/db/schema";
 import { selectAuditLogs } from "./store";
 
@@ -15,7 +15,7 @@ function encodeCursor(row: AuditLogRow): string {
 
 function decodeCursor(cursor: string): number {
   const match = /^seq:(\d{1,15})$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
-  if (!match) throw new BadRequest("Invalid cursor");
+  if (!match) throw new AppError("AUDIT_CURSOR_INVALID", "Invalid cursor");
   return Number(match[1]);
 }
 

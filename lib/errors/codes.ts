@@ -6,7 +6,8 @@
  * `lib/flows/errors.ts` (the flow API's table of Hanko flow codes).
  */
 export const ERROR_CODES = {
-  // Transport and access: generic codes for the request itself, thrown where no domain code fits.
+  // Transport and access: generic codes for the request itself, thrown by lib/http alone (the domain
+  // throws named codes: lib/errors/generic-codes.test.ts keeps it so).
   /** The request is wrong in a way no more specific code names. */
   BAD_REQUEST: "Bad Request",
   /** Params, query or body do not match the contract (details: one line per invalid field). */
@@ -17,7 +18,7 @@ export const ERROR_CODES = {
   UNAUTHORIZED: "Unauthorized",
   /** Authenticated, but this caller or tenant may not do this. */
   FORBIDDEN: "Forbidden",
-  /** The addressed resource (tenant, API key, endpoint) does not exist. */
+  /** Nothing answers here: an unknown tenant in the path, a route of another API version, a document. */
   NOT_FOUND: "Not Found",
   /** The request conflicts with the current state of a resource. */
   CONFLICT: "Conflict",
@@ -43,6 +44,10 @@ export const ERROR_CODES = {
   PASSCODE_EXPIRED: "Request Timeout",
   /** The passcode's wrong attempts are used up (Hanko's 410, which its SDK reads). */
   PASSCODE_ATTEMPTS_EXCEEDED: "Gone",
+  /** A passcode's `email_id` names no address of the user. */
+  PASSCODE_EMAIL_UNAVAILABLE: "Bad Request",
+  /** The user has no primary address and the passcode request names none. */
+  PASSCODE_EMAIL_MISSING: "Bad Request",
 
   // Emails (lib/emails)
   /** The address belongs to another account, or is already one of the user's. */
@@ -56,7 +61,7 @@ export const ERROR_CODES = {
   /** The user has no address with this id. */
   EMAIL_NOT_FOUND: "Not Found",
 
-  // Users and usernames (lib/users)
+  // Users, usernames and accounts (lib/users, lib/accounts)
   /** The user addressed by the request (path, session or key) does not exist. */
   USER_NOT_FOUND: "Not Found",
   /** The user named in the request body does not exist (a body field, so 400 where answered). */
@@ -75,10 +80,14 @@ export const ERROR_CODES = {
   SIGN_UP_DISABLED: "Forbidden",
   /** The tenant does not allow users to delete their account. */
   ACCOUNT_DELETION_DISABLED: "Forbidden",
+  /** A new user's emails and username do not fit together (neither, no or several primaries, a repeat). */
+  NEW_USER_INVALID: "Bad Request",
+  /** A user with this id exists (an admin's create with an id). */
+  USER_EXISTS: "Conflict",
   /** A sign-up lost to an existing user with the same credential id. */
   CREDENTIAL_TAKEN: "Conflict",
 
-  // Passwords (lib/passwords)
+  // Passwords (lib/passwords, lib/accounts)
   /** Wrong password, or a user without one (the audit log keeps which). */
   PASSWORD_INVALID: "Unauthorized",
   /** Password login is locked for a while after too many failures in a row. */
@@ -91,6 +100,8 @@ export const ERROR_CODES = {
   PASSWORD_NOT_FOUND: "Not Found",
   /** Passwords are off for this tenant (the routes do not exist then, as in Hanko). */
   PASSWORDS_DISABLED: "Not Found",
+  /** The user already has a password (the admin API's create). */
+  PASSWORD_EXISTS: "Conflict",
 
   // Sessions, tokens and second factors (lib/sessions, lib/one-time-tokens, lib/mfa)
   /** No session, or an invalid, expired or revoked one. */
@@ -101,6 +112,14 @@ export const ERROR_CODES = {
   TOKEN_EXPIRED: "Unprocessable Entity",
   /** A one-factor login of a user whose second factor the tenant enforces (deprecated public API). */
   SECOND_FACTOR_REQUIRED: "Forbidden",
+  /** The user has no session with this id (the admin API's revoke). */
+  SESSION_NOT_FOUND: "Not Found",
+  /** The request names or reads a user other than the session's. */
+  NOT_SESSION_USER: "Forbidden",
+  /** Verifying an additional address needs a session of its user (403, not SESSION_INVALID's 401). */
+  SESSION_REQUIRED: "Forbidden",
+  /** The user has no authenticator app (TOTP secret). */
+  OTP_SECRET_NOT_FOUND: "Not Found",
 
   // WebAuthn ceremonies and credentials (lib/ceremonies/webauthn, lib/credentials)
   /** The response's clientDataJSON is not base64url JSON with a challenge. */
@@ -117,6 +136,8 @@ export const ERROR_CODES = {
   NO_USABLE_CREDENTIAL: "Bad Request",
   /** The transaction id was already used for this user. */
   TRANSACTION_EXISTS: "Conflict",
+  /** A transaction assertion whose transaction is unknown or completed (passkey-server's 401). */
+  TRANSACTION_NOT_FOUND: "Unauthorized",
   /** No credential with this id (of this user). */
   CREDENTIAL_NOT_FOUND: "Not Found",
 
@@ -168,6 +189,10 @@ export const ERROR_CODES = {
   SAML_RESPONSE_INVALID: "Bad Request",
   /** The assertion id was already consumed. */
   SAML_ASSERTION_REPLAYED: "Bad Request",
+  /** Another SAML identity provider of the tenant serves this email domain. */
+  SAML_DOMAIN_TAKEN: "Conflict",
+  /** The tenant has a third-party provider with this name. */
+  THIRD_PARTY_PROVIDER_EXISTS: "Conflict",
   /** The provider account was linked (to whichever user) by a concurrent request between look-up and insert. */
   IDENTITY_ALREADY_LINKED: "Conflict",
   /** The provider account is linked to another user of the tenant. */
@@ -188,6 +213,10 @@ export const ERROR_CODES = {
   LAST_OPERATOR_PASSKEY: "Conflict",
   /** A tenant named in the request (a grant, a path) does not exist. */
   TENANT_NOT_FOUND: "Not Found",
+  /** A console sign-in with a passkey of no operator. */
+  OPERATOR_PASSKEY_UNKNOWN: "Unauthorized",
+  /** Adding a passkey needs a sign-in of the last minutes (ADD_PASSKEY_WITHIN_MINUTES). */
+  RECENT_SIGN_IN_REQUIRED: "Forbidden",
 
   // Webhooks (lib/webhooks)
   /** The tenant has no webhook endpoint with this id. */
@@ -196,6 +225,25 @@ export const ERROR_CODES = {
   WEBHOOK_LIMIT_REACHED: "Conflict",
   /** The tenant's webhook has no delivery with this id. */
   WEBHOOK_DELIVERY_NOT_FOUND: "Not Found",
+  // API keys, metrics and the audit log (lib/api-keys, lib/metrics, lib/audit)
+  /** No valid API key: missing, malformed, unknown, revoked, without the scope, or another tenant's. */
+  API_KEY_INVALID: "Unauthorized",
+  /** The tenant has no API key with this id. */
+  API_KEY_NOT_FOUND: "Not Found",
+  /** A `/metrics` scrape without the bearer token `SESAME_METRICS_TOKEN` (or with no way in: scrapeAccess). */
+  METRICS_TOKEN_INVALID: "Unauthorized",
+  /** An audit log page's `cursor` is not one the list gave out. */
+  AUDIT_CURSOR_INVALID: "Bad Request",
+
+  // OpenID Provider (lib/openid)
+  /** The tenant has no OAuth client with this id. */
+  OAUTH_CLIENT_NOT_FOUND: "Not Found",
+  /** The user has given no consent (connected app) to this client. */
+  OAUTH_CONSENT_NOT_FOUND: "Not Found",
+
+  // Example pages (lib/examples)
+  /** The example pages are off (SESAME_EXAMPLES). */
+  EXAMPLES_DISABLED: "Not Found",
 } as const satisfies Record<string, string>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -1,7 +1,7 @@
 import { headers } from "next/headers";
 import { readDemoTenant, type DemoTenant } from "@/lib/boot/seed-demo-tenant";
 import { getConfig, isLoopbackAddress } from "@/lib/config";
-import { NotFound } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import { clientIp } from "@/lib/request/context";
 
 /**
@@ -26,7 +26,8 @@ export async function examplesEnabled(): Promise<boolean> {
 
 /** The demo tenant for an example page's server action; throws when the examples are off or there is none. */
 export async function exampleTenant(): Promise<DemoTenant> {
-  if (!(await examplesEnabled())) throw new NotFound("The example pages are off (SESAME_EXAMPLES).");
+  if (!(await examplesEnabled()))
+    throw new AppError("EXAMPLES_DISABLED", "The example pages are off (SESAME_EXAMPLES).");
   const tenant = await readDemoTenant();
   if (!tenant) {
     throw new Error("No demo tenant: start Sesame with an empty database and SESAME_SEED_DEMO on.");

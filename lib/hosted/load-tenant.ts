@@ -1,6 +1,6 @@
 import "server-only";
 import { cache } from "react";
-import { NotFound } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import { getTenant, type Tenant } from "@/lib/tenants";
 
 /**
@@ -11,7 +11,7 @@ export const loadHostedTenant = cache(async (tenantId: string): Promise<Tenant |
   try {
     return await getTenant(tenantId);
   } catch (error) {
-    if (error instanceof NotFound) return undefined;
+    if (error instanceof AppError && error.code === "TENANT_NOT_FOUND") return undefined;
     throw error;
   }
 });

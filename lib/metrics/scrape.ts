@@ -1,6 +1,6 @@
 import { getConfig, isLocalUrl, type Config } from "@/lib/config";
 import { constantTimeEqual } from "@/lib/crypto";
-import { Unauthorized } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import { beginScrape, metrics } from "./registry";
 
 /**
@@ -26,7 +26,7 @@ export function authorizeScrape(authorization: string | null): void {
   if (access === "open") return;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
   if (access === "closed" || !match || !constantTimeEqual(match[1] ?? "", config.metricsToken ?? "")) {
-    throw new Unauthorized();
+    throw new AppError("METRICS_TOKEN_INVALID");
   }
 }
 

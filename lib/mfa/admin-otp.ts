@@ -9,9 +9,11 @@ import { deleteOtpSecret, selectOtpSecret } from "./store";
 // unknown user, another tenant's or a Passkey API user is USER_NOT_FOUND (`requirePlatformUser`).
 
 const otpNotFound = () =>
-  new AppError("NOT_FOUND", undefined, { details: ["the user has no authenticator app (OTP secret)"] });
+  new AppError("OTP_SECRET_NOT_FOUND", undefined, {
+    details: ["the user has no authenticator app (OTP secret)"],
+  });
 
-/** The user's TOTP secret row (never the secret on any wire); NOT_FOUND when there is none. */
+/** The user's TOTP secret row (never the secret on any wire); OTP_SECRET_NOT_FOUND when there is none. */
 export async function getOtpOfUser(tenantId: string, userId: string): Promise<OtpSecretRow> {
   await requirePlatformUser(tenantId, userId);
   const row = await selectOtpSecret(tenantId, userId);

@@ -142,7 +142,7 @@ export async function listOAuthClients(
 
 export async function getOAuthClient(tenantId: string, clientId: string): Promise<OAuthClient> {
   const row = await findClientRow(tenantId, clientId);
-  if (!row) throw new AppError("NOT_FOUND", "no such client");
+  if (!row) throw new AppError("OAUTH_CLIENT_NOT_FOUND", "no such client");
   return present(row);
 }
 
@@ -154,7 +154,7 @@ export async function updateOAuthClient(
   context: AuditContext,
 ): Promise<OAuthClient> {
   const row = await findClientRow(tenantId, clientId);
-  if (!row) throw new AppError("NOT_FOUND", "no such client");
+  if (!row) throw new AppError("OAUTH_CLIENT_NOT_FOUND", "no such client");
   const { first_party: firstParty, ...rest } = input;
   const { client_secret: stored, ...current } = row.metadata;
   const changes = Object.fromEntries(
@@ -175,7 +175,7 @@ export async function updateOAuthClient(
       },
       ...(firstParty == null ? {} : { firstParty }),
     });
-    if (!updated) throw new AppError("NOT_FOUND", "no such client");
+    if (!updated) throw new AppError("OAUTH_CLIENT_NOT_FOUND", "no such client");
     await recordClientChange(tenantId, context, "updated", updated);
     return updated;
   });
@@ -191,7 +191,7 @@ export async function rotateOAuthClientSecret(
 ): Promise<{ client: OAuthClient; secret: string }> {
   checkGivenSecret(options.secret);
   const row = await findClientRow(tenantId, clientId);
-  if (!row) throw new AppError("NOT_FOUND", "no such client");
+  if (!row) throw new AppError("OAUTH_CLIENT_NOT_FOUND", "no such client");
   if (row.metadata.token_endpoint_auth_method === "none") {
     throw new AppError("VALIDATION_FAILED", "a public client has no secret");
   }
@@ -200,7 +200,7 @@ export async function rotateOAuthClientSecret(
     const updated = await updateClientRow(tenantId, clientId, {
       metadata: { ...row.metadata, client_secret: hashClientSecret(secret) },
     });
-    if (!updated) throw new AppError("NOT_FOUND", "no such client");
+    if (!updated) throw new AppError("OAUTH_CLIENT_NOT_FOUND", "no such client");
     await recordClientChange(tenantId, context, "secret_rotated", updated);
     return updated;
   });
@@ -215,7 +215,7 @@ export async function deleteOAuthClient(
 ): Promise<void> {
   await transaction(async () => {
     const row = await deleteClientRow(tenantId, clientId);
-    if (!row) throw new AppError("NOT_FOUND", "no such client");
+    if (!row) throw new AppError("OAUTH_CLIENT_NOT_FOUND", "no such client");
     await recordClientChange(tenantId, context, "deleted", row);
   });
 }

@@ -37,7 +37,7 @@ export async function revokeConnectedApp(
 ): Promise<void> {
   await transaction(async () => {
     if (!(await deleteConsent(tenantId, userId, clientId))) {
-      throw new AppError("NOT_FOUND", "no such connected app");
+      throw new AppError("OAUTH_CONSENT_NOT_FOUND", "no such connected app");
     }
     const revoked = await deleteAccountClientModels(tenantId, userId, clientId);
     await recordAuditEvent(tenantId, {

@@ -180,7 +180,9 @@ describe("operators", () => {
 
     // Only with a recent sign-in.
     const stale = new Date(Date.now() - 11 * 60_000);
-    await expect(beginAddPasskey(operator, stale, context)).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(beginAddPasskey(operator, stale, context)).rejects.toMatchObject({
+      code: "RECENT_SIGN_IN_REQUIRED",
+    });
     const options = await beginAddPasskey(operator, new Date(), context);
     await finishAddPasskey(
       operator,

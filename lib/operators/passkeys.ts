@@ -121,7 +121,7 @@ export async function finishSignIn(
   await consumeRateLimit(tenant, "webauthn_login", { ip: context.ip ?? null, audit: context });
   const { token } = await finalizeLogin(tenant, "login", response, context);
   const operator = await findOperator(decodeJwt(token).sub ?? "");
-  if (!operator) throw new AppError("UNAUTHORIZED", "this passkey belongs to no operator");
+  if (!operator) throw new AppError("OPERATOR_PASSKEY_UNKNOWN", "this passkey belongs to no operator");
   await updateOperatorSignIn(operator.id);
   const sessionId = await createOperatorSession(operator.id, context);
   await operatorsLog(
@@ -144,7 +144,7 @@ export async function beginAddPasskey(
 ): Promise<CreationOptions> {
   if (Date.now() - signedInAt.getTime() > ADD_PASSKEY_WITHIN_MINUTES * 60_000) {
     throw new AppError(
-      "FORBIDDEN",
+      "RECENT_SIGN_IN_REQUIRED",
       `sign out and in again to add a passkey (it needs a sign-in in the last ${ADD_PASSKEY_WITHIN_MINUTES} minutes)`,
     );
   }

@@ -4,13 +4,17 @@ import { AppError } from "@/lib/errors";
 export const passcodeErrors = {
   unknownUser: () => new AppError("USER_UNKNOWN", undefined, { details: ["user not found"] }),
   emailNotAvailable: () =>
-    new AppError("BAD_REQUEST", undefined, { details: ["the specified email_id is not available"] }),
+    new AppError("PASSCODE_EMAIL_UNAVAILABLE", undefined, {
+      details: ["the specified email_id is not available"],
+    }),
   noEmail: () =>
-    new AppError("BAD_REQUEST", undefined, { details: ["the user has no primary email: send an email_id"] }),
+    new AppError("PASSCODE_EMAIL_MISSING", undefined, {
+      details: ["the user has no primary email: send an email_id"],
+    }),
   otherUsersSession: () =>
-    new AppError("FORBIDDEN", undefined, { details: ["the session belongs to another user"] }),
+    new AppError("NOT_SESSION_USER", undefined, { details: ["the session belongs to another user"] }),
   sessionNeeded: () =>
-    new AppError("FORBIDDEN", undefined, {
+    new AppError("SESSION_REQUIRED", undefined, {
       details: ["verifying an additional address needs a session of its user"],
     }),
   notFound: () => new AppError("PASSCODE_NOT_FOUND", undefined, { details: ["passcode not found"] }),

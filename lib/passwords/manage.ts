@@ -6,7 +6,7 @@ import type { User } from "@/lib/users";
 import { ensurePasswordsEnabled } from "./rules";
 import { deletePasswordRow, selectPassword } from "./store";
 
-/** Whether the user has a password (locked or not). Setting and changing it is `setPassword`. */
+/** Whether the user has a password (locked or not). Setting and changing it is `setPasswordOfSelf`. */
 export async function hasPassword(tenantId: string, userId: string): Promise<boolean> {
   return (await selectPassword(tenantId, userId)) !== undefined;
 }

@@ -4,7 +4,7 @@ import { deletePasswordRow, upsertPassword } from "./store";
 
 /**
  * A new user's first password, hashed beforehand (a registration flow's sign-up, in its transaction).
- * Records `password.set.succeeded` as `setPassword` does for a first password.
+ * Records `password.set.succeeded` as `setPasswordOfSelf` does for a first password.
  */
 export async function setFirstPassword(
   tenant: Tenant,

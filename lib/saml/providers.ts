@@ -128,7 +128,7 @@ async function checkDomainsFree(tenantId: string, domains: string[], except?: st
   for (const domain of domains) {
     const owner = await selectProviderByDomain(tenantId, domain);
     if (owner && owner.id !== except) {
-      throw new AppError("CONFLICT", `the domain ${domain} is served by another identity provider`, {
+      throw new AppError("SAML_DOMAIN_TAKEN", `the domain ${domain} is served by another identity provider`, {
         details: [`domains: ${domain} is served by ${owner.name} (${owner.id})`],
       });
     }

@@ -19,7 +19,7 @@ export async function listSessionsOfUser(tenantId: string, userId: string): Prom
 
 /**
  * Ends one of the user's sessions at once (its JWT stops working), under the user's lock. Another
- * user's session is NOT_FOUND. Audited as `session.revoke.succeeded|failed`, the API key as the actor.
+ * user's session is SESSION_NOT_FOUND. Audited as `session.revoke.succeeded|failed`, the API key as the actor.
  */
 export async function revokeSessionOfUser(
   tenantId: string,
@@ -32,7 +32,7 @@ export async function revokeSessionOfUser(
     transaction(async () => {
       await requirePlatformUser(tenantId, userId, { lock: true });
       const deleted = await deleteUserSession(tenantId, userId, sessionId);
-      if (!deleted) throw new AppError("NOT_FOUND", undefined, { details: ["session not found"] });
+      if (!deleted) throw new AppError("SESSION_NOT_FOUND", undefined, { details: ["session not found"] });
       await emitWebhookEvent(tenantId, "session.delete.admin.revoke", sessionEventData(deleted));
       await recordAuditEvent(tenantId, {
         ...context,

@@ -1,11 +1,11 @@
-import { NotFound } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import { selectTenant } from "./store";
 import type { Tenant } from "./tenant";
 
-/** The tenant with this id; NotFound when there is none (or the id is not a UUID). */
+/** The tenant with this id; TENANT_NOT_FOUND when there is none (or the id is not a UUID). */
 export async function getTenant(tenantId: string): Promise<Tenant> {
   const tenant = await selectTenant(tenantId);
-  if (!tenant) throw new NotFound("Tenant not found");
+  if (!tenant) throw new AppError("TENANT_NOT_FOUND", "Tenant not found");
   return tenant;
 }
 

@@ -106,11 +106,11 @@ describe("tenants", () => {
     expect(await getTenant(tenant.id)).toEqual(tenant);
   });
 
-  it("answers NotFound for an unknown or malformed tenant id", async () => {
+  it("answers TENANT_NOT_FOUND for an unknown or malformed tenant id", async () => {
     await expect(getTenant("00000000-0000-4000-8000-000000000000")).rejects.toMatchObject({
-      code: "NOT_FOUND",
+      code: "TENANT_NOT_FOUND",
     });
-    await expect(getTenant("nope")).rejects.toMatchObject({ code: "NOT_FOUND" });
-    await expect(updateTenant("nope", { name: "x" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(getTenant("nope")).rejects.toMatchObject({ code: "TENANT_NOT_FOUND" });
+    await expect(updateTenant("nope", { name: "x" })).rejects.toMatchObject({ code: "TENANT_NOT_FOUND" });
   });
 });

@@ -1,4 +1,4 @@
-import { NotFound } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import { transaction } from "@/lib/db";
 import { UpdateTenantInput } from "@/lib/settings/schemas";
 import { selectTenant, updateTenantRow } from "./store";
@@ -11,13 +11,13 @@ export async function updateTenant(tenantId: string, input: UpdateTenantInput): 
   const patch = parseSettings(UpdateTenantInput, input);
   return transaction(async () => {
     const current = await selectTenant(tenantId);
-    if (!current) throw new NotFound("Tenant not found");
+    if (!current) throw new AppError("TENANT_NOT_FOUND", "Tenant not found");
     checkOriginsMatchRpId(patch.rpId ?? current.rpId, patch.origins ?? current.origins);
     const updated = await updateTenantRow(tenantId, {
       ...patch,
       ...applySettingsPatch(current, patch),
     });
-    if (!updated) throw new NotFound("Tenant not found");
+    if (!updated) throw new AppError("TENANT_NOT_FOUND", "Tenant not found");
     return updated;
   });
 }

@@ -157,7 +157,7 @@ export async function getProvider(tenantId: string, slug: string): Promise<Third
   return row;
 }
 
-/** Configures a provider; its secret and Apple key are sealed. CONFLICT when the slug is taken. */
+/** Configures a provider; its secret and Apple key are sealed. THIRD_PARTY_PROVIDER_EXISTS when the slug is taken. */
 export async function createProvider(
   tenantId: string,
   input: CreateProviderInput,
@@ -201,7 +201,7 @@ export async function createProvider(
     storeTokens: body.storeTokens ?? false,
   };
   const row = await insertProvider(tenantId, values);
-  if (!row) throw new AppError("CONFLICT", `a provider named ${slug} exists`);
+  if (!row) throw new AppError("THIRD_PARTY_PROVIDER_EXISTS", `a provider named ${slug} exists`);
   await recordAuditEvent(tenantId, {
     ...context,
     type: "thirdparty.provider.created",

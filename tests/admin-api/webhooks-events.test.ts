@@ -11,13 +11,13 @@ import { executor } from "@/lib/db";
 import { sessions, webhookDeliveries } from "@/lib/db/schema";
 import { findEmailByAddress } from "@/lib/emails";
 import { addEmail, removeEmail, setPrimary } from "@/lib/accounts";
-import { setPassword } from "@/lib/accounts";
+import { setPasswordOfSelf } from "@/lib/accounts";
 import { endSession, issueSession, sweepExpiredSessions } from "@/lib/sessions";
 import { updateTenant, type Tenant } from "@/lib/tenants";
 import { type ProvisionedTenant } from "@/lib/accounts";
 import { findUser } from "@/lib/users";
 import { deleteAccount } from "@/lib/accounts";
-import { signUp } from "@/lib/accounts";
+import { signUpWithEmail } from "@/lib/accounts";
 import { deleteUsername, setUsername } from "@/lib/accounts";
 import { adminCall } from "@/tests/helpers/admin-api";
 import { TEST_CONTEXT } from "@/tests/helpers/public-api";
@@ -64,7 +64,7 @@ describe("user and session changes fire webhooks", () => {
       },
     } as never);
 
-    const signedUp = await signUp(tenant, { email: "wh@example.com" }, TEST_CONTEXT);
+    const signedUp = await signUpWithEmail(tenant, { email: "wh@example.com" }, TEST_CONTEXT);
     const userId = signedUp.body.user_id;
     const first = signedUp.session!.session;
     let events = await eventsOf(tenant, keys, webhookId);
@@ -102,7 +102,7 @@ describe("user and session changes fire webhooks", () => {
     const named = await setUsername(tenant, user, "webhooker", TEST_CONTEXT);
     const renamed = await setUsername(tenant, named, "webhooker2", TEST_CONTEXT);
     await deleteUsername(tenant, renamed, TEST_CONTEXT);
-    await setPassword(tenant, user, { password: "correct horse battery" }, TEST_CONTEXT);
+    await setPasswordOfSelf(tenant, user, { password: "correct horse battery" }, TEST_CONTEXT);
     await deleteAccount(tenant, user, TEST_CONTEXT);
 
     events = await eventsOf(tenant, keys, webhookId);
@@ -217,7 +217,7 @@ describe("user and session changes fire webhooks", () => {
 
   it("the background sweep of expired sessions fires session.delete.passive.expire and keeps live ones", async () => {
     const { tenant, keys, webhookId } = await subscribedTenant();
-    const signedUp = await signUp(tenant, { email: "expiring@example.com" }, TEST_CONTEXT);
+    const signedUp = await signUpWithEmail(tenant, { email: "expiring@example.com" }, TEST_CONTEXT);
     const user = (await findUser(tenant.id, signedUp.body.user_id))!;
     const live = await issueSession(tenant, user, ["passkey"], TEST_CONTEXT);
     const expired = (await issueSession(tenant, user, ["passkey"], TEST_CONTEXT)).session;

@@ -8,7 +8,7 @@ import {
   saveProfile,
   setUserLocked,
 } from "@/app/(console)/console/(signed-in)/tenants/[tenantId]/users/actions";
-import { createAdminUser, getAdminUser, setPassword } from "@/lib/accounts";
+import { createAdminUser, getAdminUser, setPasswordOfSelf } from "@/lib/accounts";
 import { queryAuditLogs } from "@/lib/audit-logs";
 import {
   finalizePublicLogin,
@@ -71,7 +71,7 @@ beforeAll(async () => {
 describe("locking a user (issue 29, point 11)", () => {
   it("ends their sessions, refuses every sign-in until unlocked, audits and sends user.update", async () => {
     const { user, mail } = await platformUser();
-    await setPassword(tenant, user, { password: PASSWORD }, TEST_CONTEXT);
+    await setPasswordOfSelf(tenant, user, { password: PASSWORD }, TEST_CONTEXT);
     const authenticator = new WebAuthnSoftwareAuthenticator();
     const registration = await initializePublicRegistration(tenant, user, TEST_CONTEXT);
     await finalizePublicRegistration(

@@ -23,7 +23,7 @@ import {
 } from "@/lib/db/schema";
 import type { FlowResponse } from "@/lib/flows";
 import { MAX_FAILED_ATTEMPTS } from "@/lib/passwords";
-import { setPassword } from "@/lib/accounts";
+import { setPasswordOfSelf } from "@/lib/accounts";
 import type { Tenant } from "@/lib/tenants";
 import type { UpdateTenantInput } from "@/lib/settings/schemas";
 import { findUser, addUser, type User } from "@/lib/users";
@@ -107,7 +107,7 @@ const address = () => `${randomUUID()}@example.com`;
 
 async function userWithPassword(tenant: Tenant, mail = address()): Promise<{ user: User; mail: string }> {
   const user = await createUserWithEmail(tenant, mail);
-  await setPassword(tenant, user, { password: PASSWORD }, TEST_CONTEXT);
+  await setPasswordOfSelf(tenant, user, { password: PASSWORD }, TEST_CONTEXT);
   return { user, mail };
 }
 
@@ -770,7 +770,7 @@ describe("login flow: method chooser and password", () => {
   it("logs a platform user in by username (any case) with a password", async () => {
     const tenant = await tenantWith({ password: { enabled: true }, username: { enabled: true } });
     const user = await platformUser(tenant, { username: "Alice_1" });
-    await setPassword(tenant, user, { password: PASSWORD }, TEST_CONTEXT);
+    await setPasswordOfSelf(tenant, user, { password: PASSWORD }, TEST_CONTEXT);
     // No address: no passcode; no passkey: the password form directly.
     const login = expectState(await identify(tenant, await loginInit(tenant), "alice_1"), "login_password", [
       "password_login",
@@ -784,7 +784,7 @@ describe("login flow: method chooser and password", () => {
     const tenant = await tenantWith({ password: { enabled: true }, username: { enabled: true } });
     const mail = address();
     const user = await platformUser(tenant, { username: "bob", address: mail });
-    await setPassword(tenant, user, { password: PASSWORD }, TEST_CONTEXT);
+    await setPasswordOfSelf(tenant, user, { password: PASSWORD }, TEST_CONTEXT);
     const chooser = expectState(
       await identify(tenant, await loginInit(tenant), mail.toUpperCase()),
       "login_method_chooser",

@@ -61,7 +61,7 @@ describe("OpenID client and consent webhooks", () => {
     await revokeConnectedApp(setup.tenant.id, setup.user.id, setup.rp.clientId, TEST_CONTEXT);
     await expect(
       revokeConnectedApp(setup.tenant.id, setup.user.id, setup.rp.clientId, TEST_CONTEXT),
-    ).rejects.toMatchObject({ code: "NOT_FOUND" });
+    ).rejects.toMatchObject({ code: "OAUTH_CONSENT_NOT_FOUND" });
     expect(await eventsOf(setup.tenant.id, webhook.id)).toEqual([
       [
         "oauth_consent.grant",

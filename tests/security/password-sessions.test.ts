@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as passwordRoute from "@/app/(public-api)/t/[tenantId]/password/route";
 import * as validateRoute from "@/app/(public-api)/t/[tenantId]/sessions/validate/route";
-import { setPassword } from "@/lib/accounts";
+import { setPasswordOfSelf } from "@/lib/accounts";
 import type { Tenant } from "@/lib/tenants";
 import { act, expectState } from "../helpers/flows";
 import { forgotPassword } from "../helpers/login";
@@ -26,7 +26,7 @@ describe("security 12: a new password ends the user's other sessions", () => {
   it("security 12: PUT /password keeps the caller's session and ends the others", async () => {
     const tenant = await createPasscodeTenant({ platform: { password: { enabled: true } } });
     const user = await createUserWithEmail(tenant);
-    await setPassword(tenant, user, { password: "the first password" }, TEST_CONTEXT);
+    await setPasswordOfSelf(tenant, user, { password: "the first password" }, TEST_CONTEXT);
     const mine = await sessionFor(tenant, user, ["pwd"]);
     const elsewhere = await sessionFor(tenant, user, ["pwd"]);
     const res = await publicCall(passwordRoute.PUT, tenant, "PUT", "/password", {
@@ -43,7 +43,7 @@ describe("security 12: a new password ends the user's other sessions", () => {
     const tenant = await createPasscodeTenant({ platform: { password: { enabled: true } } });
     const mail = `${crypto.randomUUID()}@example.com`;
     const user = await createUserWithEmail(tenant, mail);
-    await setPassword(tenant, user, { password: "the first password" }, TEST_CONTEXT);
+    await setPasswordOfSelf(tenant, user, { password: "the first password" }, TEST_CONTEXT);
     const earlier = await sessionFor(tenant, user, ["pwd"]);
     const { passcode, code } = await forgotPassword(tenant, mail);
     const recovery = expectState(

@@ -13,7 +13,7 @@ import { executor } from "@/lib/db";
 import { otpSecrets, passcodes, passwords, sessions } from "@/lib/db/schema";
 import { MAX_OTP_FAILURES } from "@/lib/mfa";
 import { listOutbox } from "@/lib/mail";
-import { setPassword } from "@/lib/accounts";
+import { setPasswordOfSelf } from "@/lib/accounts";
 import { updateTenant, type Tenant } from "@/lib/tenants";
 import type { User } from "@/lib/users";
 import { act, expectFlowError, expectState } from "../helpers/flows";
@@ -56,7 +56,7 @@ async function passwordHash(tenant: Tenant, user: User): Promise<string | undefi
 async function userWithTotp(tenant: Tenant) {
   const mail = `${crypto.randomUUID()}@example.com`;
   const user = await createUserWithEmail(tenant, mail);
-  await setPassword(tenant, user, { password: PASSWORD }, TEST_CONTEXT);
+  await setPasswordOfSelf(tenant, user, { password: PASSWORD }, TEST_CONTEXT);
   const secret = await addTotp(tenant, user);
   return { user, mail, secret };
 }
@@ -109,7 +109,7 @@ describe("security 1: the deprecated public API never logs in with one factor of
   it("security 1: a security key alone counts as the second factor too", async () => {
     const tenant = await createPasscodeTenant({ platform: { password: { enabled: true } } });
     const user = await createUserWithEmail(tenant);
-    await setPassword(tenant, user, { password: PASSWORD }, TEST_CONTEXT);
+    await setPasswordOfSelf(tenant, user, { password: PASSWORD }, TEST_CONTEXT);
     const options = await issueCreationOptions(tenant, "mfa-registration", user, {
       userName: "key",
       displayName: "key",

@@ -80,8 +80,8 @@ export async function finalizeTransaction(
         const record = ceremony.transactionId
           ? await completeTransaction(tenant.id, ceremony.transactionId)
           : undefined;
-        // UNAUTHORIZED, not CEREMONY_VERIFICATION_FAILED: the Passkey API answers it with the API-key hint.
-        if (!record) throw new AppError("UNAUTHORIZED", "failed to get transaction data");
+        // Not CEREMONY_VERIFICATION_FAILED: the Passkey API answers it as a 401 with the API-key hint.
+        if (!record) throw new AppError("TRANSACTION_NOT_FOUND", "failed to get transaction data");
         const token = await issueCeremonyToken(tenant, {
           userId: ownerExternalId,
           credentialId: credential.id,

@@ -1,6 +1,6 @@
 import type { ActionDefinition } from "@/lib/flows/definition";
 import { newPasswordErrors, newPasswordInput } from "@/lib/flows/shared/inputs";
-import { setPassword } from "@/lib/accounts";
+import { setPasswordOfSelf } from "@/lib/accounts";
 import { profileOf, sessionOf, when } from "./profile";
 
 /** `password_create` and `password_update`: the same step, offered when the user has none or one. */
@@ -11,7 +11,7 @@ export const passwordSet = (description: string, existing: boolean): ActionDefin
   inputErrors: newPasswordErrors("password"),
   async run(ctx, input) {
     const { user } = await profileOf(ctx);
-    await setPassword(ctx.tenant, user, { password: String(input.password) }, ctx.audit, {
+    await setPasswordOfSelf(ctx.tenant, user, { password: String(input.password) }, ctx.audit, {
       keepSessionId: sessionOf(ctx).session.id,
     });
     return { stay: true };

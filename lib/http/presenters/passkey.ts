@@ -8,6 +8,12 @@ export interface PasskeyAnswer {
   hint?: string;
 }
 
+/** A 401 of this surface: the caller's API key is what to check first. */
+const UNAUTHORIZED_ANSWER: PasskeyAnswer = {
+  status: 401,
+  hint: "Send a valid API key of this tenant in the apiKey header.",
+};
+
 /**
  * The Passkey API's answer to each error code (passkey-server's statuses). Codes of the public API's
  * own domain (passcodes, emails, passwords, usernames) cannot arise here but need a row.
@@ -16,7 +22,7 @@ export const PASSKEY_ERRORS: Record<ErrorCode, PasskeyAnswer> = {
   BAD_REQUEST: { status: 400 },
   VALIDATION_FAILED: { status: 400 },
   MALFORMED_JSON: { status: 400, hint: "The request body could not be parsed as JSON." },
-  UNAUTHORIZED: { status: 401, hint: "Send a valid API key of this tenant in the apiKey header." },
+  UNAUTHORIZED: UNAUTHORIZED_ANSWER,
   FORBIDDEN: { status: 403 },
   NOT_FOUND: { status: 404 },
   CONFLICT: { status: 409 },
@@ -103,6 +109,28 @@ export const PASSKEY_ERRORS: Record<ErrorCode, PasskeyAnswer> = {
   CONSOLE_ALREADY_SET_UP: { status: 409 },
   LAST_OPERATOR_PASSKEY: { status: 409 },
   WEBHOOK_LIMIT_REACHED: { status: 409 },
+  // Named codes that replaced generic ones: answered exactly as the generic code was.
+  PASSCODE_EMAIL_UNAVAILABLE: { status: 400 },
+  PASSCODE_EMAIL_MISSING: { status: 400 },
+  NEW_USER_INVALID: { status: 400 },
+  USER_EXISTS: { status: 409 },
+  PASSWORD_EXISTS: { status: 409 },
+  SESSION_NOT_FOUND: { status: 404 },
+  NOT_SESSION_USER: { status: 403 },
+  SESSION_REQUIRED: { status: 403 },
+  OTP_SECRET_NOT_FOUND: { status: 404 },
+  TRANSACTION_NOT_FOUND: UNAUTHORIZED_ANSWER,
+  SAML_DOMAIN_TAKEN: { status: 409 },
+  THIRD_PARTY_PROVIDER_EXISTS: { status: 409 },
+  OPERATOR_PASSKEY_UNKNOWN: { status: 401 },
+  RECENT_SIGN_IN_REQUIRED: { status: 403 },
+  API_KEY_INVALID: UNAUTHORIZED_ANSWER,
+  API_KEY_NOT_FOUND: { status: 404 },
+  METRICS_TOKEN_INVALID: { status: 401 },
+  AUDIT_CURSOR_INVALID: { status: 400 },
+  OAUTH_CLIENT_NOT_FOUND: { status: 404 },
+  OAUTH_CONSENT_NOT_FOUND: { status: 404 },
+  EXAMPLES_DISABLED: { status: 404 },
 };
 
 /**

@@ -14,7 +14,7 @@ describe("listSigningKeys", () => {
     expect(keys[1]!.retiredAt).toBeInstanceOf(Date);
     expect(Object.keys(keys[0]!).sort()).toEqual(["active", "algorithm", "createdAt", "kid", "retiredAt"]);
     await expect(listSigningKeys("00000000-0000-4000-8000-000000000000")).rejects.toMatchObject({
-      code: "NOT_FOUND",
+      code: "TENANT_NOT_FOUND",
     });
   });
 });

@@ -87,7 +87,7 @@ describe("signing keys", () => {
 
   it("refuses to rotate an unknown tenant", async () => {
     await expect(rotateSigningKey("00000000-0000-4000-8000-000000000000")).rejects.toMatchObject({
-      code: "NOT_FOUND",
+      code: "TENANT_NOT_FOUND",
     });
   });
 });

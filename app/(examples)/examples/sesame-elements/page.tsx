@@ -1,5 +1,5 @@
 import { readDemoTenant } from "@/lib/boot/seed-demo-tenant";
-import { NotFound } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import { getTenant } from "@/lib/tenants";
 import { SesameElementsDemo } from "./sesame-elements-demo";
 
@@ -17,7 +17,7 @@ async function selectedTenant(requested: string | undefined) {
     const tenant = await getTenant(requested);
     return { id: tenant.id, name: tenant.name };
   } catch (error) {
-    if (error instanceof NotFound) return undefined;
+    if (error instanceof AppError && error.code === "EXAMPLES_DISABLED") return undefined;
     throw error;
   }
 }

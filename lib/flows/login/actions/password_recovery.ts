@@ -3,7 +3,7 @@ import { FlowError } from "@/lib/flows/errors";
 import type { MfaMethod } from "@/lib/flows/payloads";
 import { newPasswordErrors, newPasswordInput } from "@/lib/flows/shared/inputs";
 import { hasSecondFactor, secondFactorsOf } from "@/lib/mfa";
-import { setPassword } from "@/lib/accounts";
+import { setPasswordOfSelf } from "@/lib/accounts";
 import { factorsDone } from "../factors";
 import { KEY, identifiedUser } from "../stash";
 
@@ -20,7 +20,7 @@ export const passwordRecovery: ActionDefinition = {
     if (!mfaDone && hasSecondFactor(await secondFactorsOf(ctx.tenant, user.id))) {
       throw new FlowError("operation_not_permitted_error", "The second factor was not proven");
     }
-    await setPassword(ctx.tenant, user, { password: String(input.new_password) }, ctx.audit);
+    await setPasswordOfSelf(ctx.tenant, user, { password: String(input.new_password) }, ctx.audit);
     delete ctx.stash[KEY.recovery];
     // The mailed code (and the second factor) were the proof of this login; the new password is set
     // for the next one.

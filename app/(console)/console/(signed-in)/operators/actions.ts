@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { consoleAction } from "@/lib/console/guard";
-import { NotFound } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import {
   CreateOperatorInput,
   createOperator,
@@ -59,7 +59,7 @@ export async function deleteOperator(operatorId: string) {
 export async function newEnrolmentLink(operatorId: string) {
   return consoleAction("owner", undefined, async ({ operator: owner }) => {
     const operator = await findOperator(OperatorId.parse(operatorId));
-    if (!operator) throw new NotFound("operator not found");
+    if (!operator) throw new AppError("OPERATOR_NOT_FOUND", "operator not found");
     const { enrolment } = await recoverOperator(operator.email, operatorActor(owner));
     return { email: operator.email, url: enrolment.url, expiresAt: enrolment.expiresAt.toISOString() };
   });

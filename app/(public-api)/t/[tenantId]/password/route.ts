@@ -1,24 +1,19 @@
-import { changePassword, setPassword as setPasswordContract } from "@/lib/contracts/public/passwords";
+import { changePassword, setPassword } from "@/lib/contracts/public/passwords";
 import { json, preflight, route, type RouteInput } from "@/lib/http";
-import { setPassword } from "@/lib/accounts";
+import { setPasswordOfSelf } from "@/lib/accounts";
 
 export const dynamic = "force-dynamic";
 
-async function set({
-  tenant,
-  session,
-  body,
-  audit,
-}: RouteInput<typeof setPasswordContract | typeof changePassword>) {
+async function set({ tenant, session, body, audit }: RouteInput<typeof setPassword | typeof changePassword>) {
   const input = { userId: body.user_id, password: body.password };
-  const { created } = await setPassword(tenant, session.user, input, audit, {
+  const { created } = await setPasswordOfSelf(tenant, session.user, input, audit, {
     keepSessionId: session.session.id,
   });
   return json({ user_id: session.user.id }, created ? 201 : 200);
 }
 
 // POST /t/{tenantId}/password: set (201) or replace (200) the signed-in user's password
-export const POST = route(setPasswordContract, set);
+export const POST = route(setPassword, set);
 // PUT /t/{tenantId}/password (deprecated, Hanko v2): the same, `user_id` required
 export const PUT = route(changePassword, set);
-export const OPTIONS = preflight(setPasswordContract, changePassword);
+export const OPTIONS = preflight(setPassword, changePassword);
