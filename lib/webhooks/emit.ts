@@ -1,5 +1,5 @@
 import { subscriptionsMatching, type WebhookEvent } from "./events";
-import { anyWebhookMatches, insertEventIfSubscribed } from "./store";
+import { anyWebhookMatches, insertEventIfSubscribed } from "./delivery-store";
 import { wakeWebhookWorker } from "./wake";
 
 /**

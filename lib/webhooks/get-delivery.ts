@@ -1,5 +1,5 @@
 import { AppError } from "@/lib/errors";
-import { findDelivery, selectAttempts } from "./store";
+import { findDelivery, selectAttempts } from "./delivery-store";
 import { getWebhook, type DeliveryInfo } from "./webhooks";
 
 /** One delivery of the endpoint, with its event and attempts (the console's attempt detail); else 404. */

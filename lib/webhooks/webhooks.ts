@@ -13,18 +13,20 @@ import { isSubscribableEvent, TEST_EVENT } from "./events";
 import { newWebhookSecret, sealWebhookSecret } from "./secret";
 import { CallbackRefused, resolveCallback } from "./ssrf";
 import {
-  countWebhooksLocked,
-  deleteWebhookRow,
   findDelivery,
-  findWebhook,
   insertDelivery,
   insertEventForWebhook,
-  insertWebhook,
   selectAttempts,
   selectDeliveries,
+  type DeliveryWithEvent,
+} from "./delivery-store";
+import {
+  countWebhooksLocked,
+  deleteWebhookRow,
+  findWebhook,
+  insertWebhook,
   selectWebhooks,
   updateWebhookRow,
-  type DeliveryWithEvent,
 } from "./store";
 
 export const MAX_CALLBACK_LENGTH = 2048;
@@ -91,7 +93,7 @@ export async function getWebhook(tenantId: string, webhookId: string): Promise<W
 
 /**
  * A new endpoint; its secret is returned here only. Audited as `webhook.created`. A tenant has at most
- * {@link MAX_WEBHOOKS_PER_TENANT} (else CONFLICT, 409).
+ * {@link MAX_WEBHOOKS_PER_TENANT} (else WEBHOOK_LIMIT_REACHED, 409).
  */
 export async function createWebhook(
   tenantId: string,

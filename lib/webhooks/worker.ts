@@ -13,14 +13,13 @@ import {
   claimDueDeliveries,
   finishAttempt,
   finishAttempts,
-  markWebhookFailed,
-  markWebhookSucceeded,
   queueStats,
   releaseAllLeases,
   releaseLeases,
   type ClaimedDelivery,
   type FinishedAttempt,
-} from "./store";
+} from "./delivery-store";
+import { markWebhookFailed, markWebhookSucceeded } from "./store";
 import { setWebhookWake } from "./wake";
 
 /** What became of one attempt: delivered, given up, or scheduled again. */
