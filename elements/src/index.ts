@@ -5,7 +5,7 @@
  */
 import { SesameClient } from "./client";
 import { SesameAuth, SesameEvents, SesameLogin, SesameProfile, SesameRegistration } from "./elements";
-import { configure, currentConfig } from "./flow-element";
+import { configure, currentConfig } from "./config";
 import type { Translations } from "./i18n";
 import { cssFor, TAGS } from "./styles";
 
