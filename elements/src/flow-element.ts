@@ -16,7 +16,7 @@ import {
   type SesameClient,
 } from "./client";
 import { dispatch, listen, type FlowName, type SessionClaims } from "./events";
-import { translator, type Translate, type Translations } from "./i18n";
+import { errorText, translator, type Translate, type Translations } from "./i18n";
 import { CSS } from "./styles";
 
 /** What `register()` set up, shared by every element on the page. */
@@ -391,13 +391,7 @@ export abstract class SesameFlowElement extends LitElement {
         ${t(`state.${name}`)}
       </h2>
       <div role="alert" aria-live="assertive">
-        ${
-          error
-            ? html`<p part="error" class="sesame-error">
-                ${t(`error.${error.code}`) !== `error.${error.code}` ? t(`error.${error.code}`) : error.message}
-              </p>`
-            : nothing
-        }
+        ${error ? html`<p part="error" class="sesame-error">${errorText(t, error)}</p>` : nothing}
       </div>
       <div aria-live="polite" class="sesame-visually-hidden">${this.busy ? t("text.busy") : ""}</div>
       ${
@@ -580,9 +574,7 @@ export abstract class SesameFlowElement extends LitElement {
       />
       ${
         error
-          ? html`<p id=${errorId} class="sesame-input-error" part="input-error">
-              ${t(`error.${error.code}`) !== `error.${error.code}` ? t(`error.${error.code}`) : error.message}
-            </p>`
+          ? html`<p id=${errorId} class="sesame-input-error" part="input-error">${errorText(t, error)}</p>`
           : nothing
       }`;
   }
