@@ -93,7 +93,8 @@ test("an owner creates a tenant with the wizard and changes its settings", async
   await expect(next.getByTestId("snippet-hanko-auth")).toContainText("<hanko-auth>");
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   await next.getByRole("button", { name: "Copy the <hanko-auth> snippet" }).click();
-  expect(await page.evaluate(() => navigator.clipboard.readText())).toContain(tenantUrl);
+  // The copy is asynchronous: poll the clipboard until it holds the snippet.
+  await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toContain(tenantUrl);
   await expect(next.getByRole("link", { name: "The hosted login page" })).toHaveAttribute(
     "href",
     `${tenantUrl}/hosted/login`,
@@ -213,7 +214,11 @@ test("an owner creates a tenant with the wizard and changes its settings", async
   // The list shows the new tenant with its RP ID.
   await page.goto(`${server.base}/console/tenants`);
   const row = page.getByRole("row").filter({ hasText: tenantId });
-  await expect(row.getByRole("link", { name: "Acme" })).toBeVisible();
+  // A tenant's name leads to its overview.
+  await expect(row.getByRole("link", { name: "Acme" })).toHaveAttribute(
+    "href",
+    `/console/tenants/${tenantId}/overview`,
+  );
   await expect(row.getByRole("cell", { name: "localhost", exact: true })).toBeVisible();
   await context.close();
 });
