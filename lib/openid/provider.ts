@@ -135,9 +135,14 @@ function sesameSessionCheck(tenant: Tenant) {
       const accountId = ctx.oidc.session?.accountId;
       if (!accountId) return interactionPolicy.Check.NO_NEED_TO_PROMPT; // no_session asks
       const valid = await browserSession(tenant, ctx.headers.cookie);
-      return valid?.user.id === accountId
-        ? interactionPolicy.Check.NO_NEED_TO_PROMPT
-        : interactionPolicy.Check.REQUEST_PROMPT;
+      if (valid?.user.id !== accountId) return interactionPolicy.Check.REQUEST_PROMPT;
+      // The client's `sid` (in its code, ID token and logout token) is the Sesame session's id: the
+      // session whose end sends it a back-channel logout token (lib/openid/backchannel.ts).
+      (ctx.oidc.session as unknown as { sidFor(clientId: string, sid: string): void }).sidFor(
+        ctx.oidc.client!.clientId,
+        valid.session.id,
+      );
+      return interactionPolicy.Check.NO_NEED_TO_PROMPT;
     },
   );
 }
@@ -385,6 +390,11 @@ export function providerFor(tenant: Tenant): Promise<Provider> {
       getLogger().error({ err: error, tenantId: tenant.id }, "OpenID Provider error"),
     );
     auditProviderEvents(provider, tenant.id);
+    // Back-channel logout tokens go through the webhook outbox when the Sesame session ends (queued by
+    // lib/openid/backchannel.ts, retried, SSRF-guarded), never by oidc-provider's own single in-process
+    // fetch at RP-initiated logout (no retry, no address check, and only on that one path).
+    (provider.Client.prototype as unknown as { backchannelLogout(): Promise<void> }).backchannelLogout =
+      async () => undefined;
     // Every ID token names its session (`sid`), not only for clients with back-channel logout.
     (provider.Client.prototype as unknown as { includeSid(): boolean }).includeSid = () => true;
     return provider;
