@@ -61,6 +61,19 @@ export async function browserSession(tenant: Tenant, cookieHeader: string | unde
   return token ? checkSessionToken(tenant, token) : undefined;
 }
 
+// The browser's Sesame session as checked once per request (both checks below need it): one token
+// verification and one touch of the session row, not two.
+const checkedSessions = new WeakMap<object, ReturnType<typeof browserSession>>();
+
+function requestSession(tenant: Tenant, ctx: KoaContextWithOIDC) {
+  let checked = checkedSessions.get(ctx.req);
+  if (!checked) {
+    checked = browserSession(tenant, ctx.headers.cookie);
+    checkedSessions.set(ctx.req, checked);
+  }
+  return checked;
+}
+
 /**
  * Ties the OpenID Provider's session to the browser's Sesame session, in two parts:
  *
@@ -94,7 +107,7 @@ function sesameSignOn(tenant: Tenant) {
         const session = oidc.session;
         if (!session) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
         if (!session.accountId) {
-          const valid = await browserSession(tenant, ctx.headers.cookie);
+          const valid = await requestSession(tenant, ctx);
           if (!valid) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
           session.loginAccount({
             accountId: valid.user.id,
@@ -134,7 +147,7 @@ function sesameSessionCheck(tenant: Tenant) {
     async (ctx: KoaContextWithOIDC) => {
       const accountId = ctx.oidc.session?.accountId;
       if (!accountId) return interactionPolicy.Check.NO_NEED_TO_PROMPT; // no_session asks
-      const valid = await browserSession(tenant, ctx.headers.cookie);
+      const valid = await requestSession(tenant, ctx);
       if (valid?.user.id !== accountId) return interactionPolicy.Check.REQUEST_PROMPT;
       // The client's `sid` (in its code, ID token and logout token) is the Sesame session's id: the
       // session whose end sends it a back-channel logout token (lib/openid/backchannel.ts).
