@@ -13,7 +13,7 @@
  *   npm run bench -- --quick                        short rounds (≈ 5 minutes)
  *   npm run bench -- --only pglite                  one database (pglite | postgres)
  *   npm run bench -- --server sesame,floor          some servers (sesame | domain | floor; repeatable)
- *   npm run bench -- --scenario login               some scenarios (login | login-user-id | registration | flow-login)
+ *   npm run bench -- --scenario login               some scenarios (login | login-user-id | registration | flow-login | oidc-login)
  *   npm run bench -- --rounds 5                     rounds per scenario and concurrency
  *   npm run bench -- --cpu-prof                     V8 CPU profiles of the servers (kept in a temp folder)
  */
@@ -50,10 +50,11 @@ import {
 import { formatTable, median, round } from "./lib/stats";
 import { BenchHttp } from "./lib/ceremony-bench";
 import { flowButtonLogin } from "./lib/flow-client";
+import { oidcLogin, prepareOidcLogins, type OidcBench } from "./lib/oidc-client";
 
 type DatabaseKind = "pglite" | "postgres";
 type BenchServer = "sesame" | "domain" | "floor";
-type Scenario = "login" | "login-user-id" | "registration" | "flow-login";
+type Scenario = "login" | "login-user-id" | "registration" | "flow-login" | "oidc-login";
 
 const DATABASES: DatabaseKind[] = ["pglite", "postgres"];
 const SERVERS: BenchServer[] = ["sesame", "domain", "floor"];
@@ -61,8 +62,13 @@ const SERVERS: BenchServer[] = ["sesame", "domain", "floor"];
  * `flow-login`: Sesame's flow API login as hanko-elements sends it (issue 27: start, capabilities with
  * conditional mediation, the passkey button's request options, verify) against the floor's discoverable
  * Passkey API login; the domain server has no flow API and sits it out.
+ * `oidc-login`: a relying party's authorization-code login with PKCE for a signed-in user (issue 30:
+ * authorize → code → token → UserInfo, bench/lib/oidc-client.ts) against the same floor login; the domain
+ * server sits it out too.
  */
-const SCENARIOS: Scenario[] = ["login", "login-user-id", "registration", "flow-login"];
+const SCENARIOS: Scenario[] = ["login", "login-user-id", "registration", "flow-login", "oidc-login"];
+/** Scenarios only Sesame's whole server runs (the domain server has neither the flow API nor OIDC). */
+const SESAME_ONLY: Scenario[] = ["flow-login", "oidc-login"];
 const CONCURRENCIES = [1, 16];
 const HIGH = Math.max(...CONCURRENCIES);
 const LOW = Math.min(...CONCURRENCIES);
@@ -77,7 +83,14 @@ const GOALS = {
 };
 /** Issue 27's goals for the flow API login, against the floor's passkey login. */
 const FLOW_GOALS = { throughputRatioAtLeast: 0.33, cpuRatioAtMost: 3, p99RatioAtMost: 3 };
-const goalsOf = (scenario: Scenario) => (scenario === "flow-login" ? { ...GOALS, ...FLOW_GOALS } : GOALS);
+/** Issue 30's goal for the authorization-code login: at most twice the floor's CPU per login. */
+const OIDC_GOALS = { throughputRatioAtLeast: 0, cpuRatioAtMost: 2, p99RatioAtMost: Infinity };
+const goalsOf = (scenario: Scenario) =>
+  scenario === "flow-login"
+    ? { ...GOALS, ...FLOW_GOALS }
+    : scenario === "oidc-login"
+      ? { ...GOALS, ...OIDC_GOALS }
+      : GOALS;
 
 /** Rounds whose "other load" (CPU of everything not measured) is above this many cores are flagged. */
 const NOISY_CORES = 0.25;
@@ -153,6 +166,8 @@ interface Contender {
   databaseName: string | undefined;
   /** Registrations so far: every registration ceremony gets a fresh user id. */
   registrations: number;
+  /** Sesame's OAuth client and signed-in users, when `oidc-login` runs. */
+  oidc?: OidcBench;
 }
 
 /** One measured window of one server in one round. */
@@ -272,12 +287,18 @@ async function startContender(
   const started = performance.now();
   const authenticators = await registerUsers(target, tenant.passkeyApiKey, options.users);
   log(`${label}: registered ${options.users} passkeys in ${Math.round(performance.now() - started)} ms`);
+  const http = new BenchHttp(port);
+  const oidc =
+    server === "sesame" && options.scenarios.includes("oidc-login")
+      ? await prepareOidcLogins(http, tenant.tenantId, tenant.adminApiKey, options.users)
+      : undefined;
   return {
+    oidc,
     server,
     label,
     running,
     client,
-    http: new BenchHttp(port),
+    http,
     target,
     tenant,
     authenticators,
@@ -288,6 +309,12 @@ async function startContender(
 }
 
 function ceremonyOf(contender: Contender, scenario: Scenario): Ceremony {
+  if (scenario === "oidc-login") {
+    const oidc = contender.oidc;
+    if (contender.server !== "sesame" || !oidc) return loginCeremony;
+    const index = new Map(contender.authenticators.map((a, i) => [a, i]));
+    return (_target, authenticator) => oidcLogin(contender.http.port, oidc, index.get(authenticator)!);
+  }
   if (scenario === "flow-login") {
     if (contender.server !== "sesame") return loginCeremony;
     return (target, authenticator) =>
@@ -388,7 +415,7 @@ async function benchDatabase(
           // A B C, then C B A, …: a drift over time weighs on every server alike.
           const order = round % 2 === 0 ? contenders : [...contenders].reverse();
           for (const contender of order) {
-            if (scenario === "flow-login" && contender.server === "domain") continue;
+            if (SESAME_ONLY.includes(scenario) && contender.server === "domain") continue;
             const { window, statementsPerCeremony } = await measure(
               contender,
               scenario,

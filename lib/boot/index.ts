@@ -5,7 +5,7 @@ import { getMasterSecret } from "@/lib/crypto";
 import { getDatabase } from "@/lib/db";
 import { getLogger } from "@/lib/log";
 import { consoleTenant, issueSetupLinkIfNeeded, sweepOperatorRecords } from "@/lib/operators";
-import { sweepExpiredOpenidModels } from "@/lib/openid";
+import { queueBackchannelLogouts, sweepExpiredOpenidModels } from "@/lib/openid";
 import { sweepExpiredSessions } from "@/lib/sessions";
 import { sweepWebhookHistory } from "@/lib/webhooks";
 import { metricsClosedWarning, registerWebhookQueueProbe, webhookDeliveries } from "@/lib/metrics";
@@ -77,7 +77,7 @@ const MINUTE = 60_000;
 /**
  * What every instance sweeps in the background (unref'd timers, errors logged, safe beside other
  * instances): audit events past the tenant's retention, expired sessions (with their webhook events),
- * expired OpenID Provider models,
+ * expired OpenID Provider models, ended sessions' back-channel logout tokens (queued in the webhook outbox),
  * webhook deliveries that ended 30 days ago.
  */
 export function startHousekeeping(): void {
@@ -101,6 +101,14 @@ export function startHousekeeping(): void {
     intervalMs: 10 * MINUTE,
     jitterMs: MINUTE,
     run: () => sweepExpiredOpenidModels(),
+  });
+  startBackgroundTask({
+    // Every few seconds: a client learns of a session's end within them (docs/openid-provider.md).
+    name: "back-channel logout",
+    firstDelayMs: 2_000,
+    intervalMs: 2_000,
+    jitterMs: 500,
+    run: () => queueBackchannelLogouts(),
   });
   startBackgroundTask({
     name: "console sessions and links",

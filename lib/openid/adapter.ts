@@ -1,6 +1,7 @@
 import { errors } from "oidc-provider";
 import { authenticateApiKey } from "@/lib/api-keys";
 import { seal, sha256Hex, unseal } from "@/lib/crypto";
+import { UUID_PATTERN } from "@/lib/tenants";
 import { checkRedirectUris, hashClientSecret } from "./client-rules";
 import {
   consumeModel,
@@ -9,6 +10,7 @@ import {
   findClientRow,
   findModel,
   findModelByUid,
+  insertSessionClient,
   upsertClient,
   upsertModel,
 } from "./store";
@@ -53,6 +55,16 @@ export class DatabaseAdapter {
     // A session found by its uid needs its id back; sealed, since the id is the browser's cookie.
     if (this.kind === "Session" && typeof jti === "string")
       stored[SEALED_ID] = seal(jti, SEAL_PURPOSE, this.tenantId);
+    // A code names the Sesame session that issued it (`sid`, set by lib/openid/provider.ts): that session's
+    // end sends this client a logout token (lib/openid/backchannel.ts).
+    if (
+      this.kind === "AuthorizationCode" &&
+      typeof payload.sid === "string" &&
+      UUID_PATTERN.test(payload.sid) &&
+      typeof payload.clientId === "string" &&
+      typeof payload.accountId === "string"
+    )
+      await insertSessionClient(this.tenantId, payload.sid, payload.clientId, payload.accountId);
     await upsertModel(this.tenantId, this.kind, this.key(id), {
       payload: stored,
       grantId: typeof payload.grantId === "string" ? payload.grantId : null,

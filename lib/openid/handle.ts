@@ -12,6 +12,16 @@ export interface OpenidAnswer {
   endedSession: boolean;
 }
 
+type Provider = Awaited<ReturnType<typeof providerFor>>;
+const handlers = new WeakMap<Provider, ReturnType<Provider["callback"]>>();
+
+/** The provider's Koa request handler, composed once per Provider rather than per request. */
+function handlerOf(provider: Provider) {
+  let handler = handlers.get(provider);
+  if (!handler) handlers.set(provider, (handler = provider.callback()));
+  return handler;
+}
+
 /** The path below the issuer: `/t/{tenant}/oauth/token` → `/oauth/token`. */
 function pathBelowIssuer(tenant: Tenant, url: URL): string {
   const prefix = `/t/${tenant.id}`;
@@ -47,7 +57,7 @@ export async function answerOpenid(
     origin: getConfig().baseUrl,
     ip: context.ip ?? undefined,
   });
-  provider.callback()(req, res);
+  handlerOf(provider)(req, res);
   const answer = await response;
   await pendingAudit(req);
   // Pages carrying codes or tokens (form_post, errors) never leak their URL to another site (RFC 9700 §4.2.4).

@@ -14,3 +14,4 @@ export {
 } from "./clients";
 export { listConnectedApps, revokeConnectedApp, type ConnectedApp } from "./consents";
 export { sweepExpiredOpenidModels } from "./sweep";
+export { queueBackchannelLogouts } from "./backchannel";

@@ -61,6 +61,19 @@ export async function browserSession(tenant: Tenant, cookieHeader: string | unde
   return token ? checkSessionToken(tenant, token) : undefined;
 }
 
+// The browser's Sesame session as checked once per request (both checks below need it): one token
+// verification and one touch of the session row, not two.
+const checkedSessions = new WeakMap<object, ReturnType<typeof browserSession>>();
+
+function requestSession(tenant: Tenant, ctx: KoaContextWithOIDC) {
+  let checked = checkedSessions.get(ctx.req);
+  if (!checked) {
+    checked = browserSession(tenant, ctx.headers.cookie);
+    checkedSessions.set(ctx.req, checked);
+  }
+  return checked;
+}
+
 /**
  * Ties the OpenID Provider's session to the browser's Sesame session, in two parts:
  *
@@ -94,7 +107,7 @@ function sesameSignOn(tenant: Tenant) {
         const session = oidc.session;
         if (!session) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
         if (!session.accountId) {
-          const valid = await browserSession(tenant, ctx.headers.cookie);
+          const valid = await requestSession(tenant, ctx);
           if (!valid) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
           session.loginAccount({
             accountId: valid.user.id,
@@ -134,10 +147,15 @@ function sesameSessionCheck(tenant: Tenant) {
     async (ctx: KoaContextWithOIDC) => {
       const accountId = ctx.oidc.session?.accountId;
       if (!accountId) return interactionPolicy.Check.NO_NEED_TO_PROMPT; // no_session asks
-      const valid = await browserSession(tenant, ctx.headers.cookie);
-      return valid?.user.id === accountId
-        ? interactionPolicy.Check.NO_NEED_TO_PROMPT
-        : interactionPolicy.Check.REQUEST_PROMPT;
+      const valid = await requestSession(tenant, ctx);
+      if (valid?.user.id !== accountId) return interactionPolicy.Check.REQUEST_PROMPT;
+      // The client's `sid` (in its code, ID token and logout token) is the Sesame session's id: the
+      // session whose end sends it a back-channel logout token (lib/openid/backchannel.ts).
+      (ctx.oidc.session as unknown as { sidFor(clientId: string, sid: string): void }).sidFor(
+        ctx.oidc.client!.clientId,
+        valid.session.id,
+      );
+      return interactionPolicy.Check.NO_NEED_TO_PROMPT;
     },
   );
 }
@@ -385,6 +403,11 @@ export function providerFor(tenant: Tenant): Promise<Provider> {
       getLogger().error({ err: error, tenantId: tenant.id }, "OpenID Provider error"),
     );
     auditProviderEvents(provider, tenant.id);
+    // Back-channel logout tokens go through the webhook outbox when the Sesame session ends (queued by
+    // lib/openid/backchannel.ts, retried, SSRF-guarded), never by oidc-provider's own single in-process
+    // fetch at RP-initiated logout (no retry, no address check, and only on that one path).
+    (provider.Client.prototype as unknown as { backchannelLogout(): Promise<void> }).backchannelLogout =
+      async () => undefined;
     // Every ID token names its session (`sid`), not only for clients with back-channel logout.
     (provider.Client.prototype as unknown as { includeSid(): boolean }).includeSid = () => true;
     return provider;

@@ -1,8 +1,10 @@
 import { and, asc, count, eq, gt, isNull, or, sql } from "drizzle-orm";
-import { executor } from "@/lib/db";
+import { executor, rowsOf } from "@/lib/db";
+import { sessionIsLive } from "@/lib/sessions/fragments";
 import {
   oauthClients,
   oauthConsents,
+  oauthSessionClients,
   openidModels,
   type OauthClientRow,
   type OauthConsentRow,
@@ -295,4 +297,67 @@ export async function selectConsentsWithClients(tenantId: string, userId: string
     )
     .where(and(eq(oauthConsents.tenantId, tenantId), eq(oauthConsents.userId, userId)))
     .orderBy(asc(oauthConsents.createdAt), asc(oauthConsents.clientId));
+}
+
+// ── sessions' clients (back-channel logout) ────────────────────────────────────────────────────────
+
+/** Records that the Sesame session gave the client tokens (once per session and client). */
+export async function insertSessionClient(
+  tenantId: string,
+  sessionId: string,
+  clientId: string,
+  accountId: string,
+): Promise<void> {
+  const db = await executor();
+  await db
+    .insert(oauthSessionClients)
+    .values({ tenantId, sessionId, clientId, accountId })
+    .onConflictDoNothing();
+}
+
+export interface EndedSessionClient {
+  tenantId: string;
+  sessionId: string;
+  clientId: string;
+  accountId: string;
+  /** The client's `backchannel_logout_uri`, when it (still) has one. */
+  logoutUri: string | null;
+}
+
+/**
+ * Deletes up to `limit` rows whose Sesame session ended (no live row: logged out, revoked, deleted with
+ * its user, expired) and returns them with the client's `backchannel_logout_uri`. SKIP LOCKED:
+ * concurrent sweepers take different rows; in the caller's transaction with the deliveries it queues.
+ */
+export async function takeEndedSessionClients(limit: number): Promise<EndedSessionClient[]> {
+  const db = await executor();
+  const result = await db.execute(sql`
+    with ended as (
+      select tenant_id, session_id, client_id from ${oauthSessionClients}
+      where not ${sessionIsLive(oauthSessionClients.sessionId)}
+      limit ${limit}
+      for update skip locked
+    ),
+    gone as (
+      delete from ${oauthSessionClients} l using ended
+      where l.tenant_id = ended.tenant_id and l.session_id = ended.session_id
+        and l.client_id = ended.client_id
+      returning l.tenant_id, l.session_id, l.client_id, l.account_id
+    )
+    select gone.tenant_id, gone.session_id, gone.client_id, gone.account_id,
+      c.metadata->>'backchannel_logout_uri' as logout_uri
+    from gone left join ${oauthClients} c on c.tenant_id = gone.tenant_id and c.client_id = gone.client_id`);
+  return rowsOf<{
+    tenant_id: string;
+    session_id: string;
+    client_id: string;
+    account_id: string;
+    logout_uri: string | null;
+  }>(result).map((row) => ({
+    tenantId: row.tenant_id,
+    sessionId: row.session_id,
+    clientId: row.client_id,
+    accountId: row.account_id,
+    logoutUri: row.logout_uri,
+  }));
 }

@@ -73,7 +73,7 @@ export async function insertEventForWebhook(
   webhookId: string,
   event: string,
   data: unknown,
-): Promise<WebhookDeliveryRow> {
+): Promise<EndpointDeliveryRow> {
   const db = await executor();
   const [row] = await db.insert(webhookEvents).values({ tenantId, event, data }).returning();
   return insertDelivery(tenantId, webhookId, row!.id);
@@ -83,16 +83,40 @@ export async function insertDelivery(
   tenantId: string,
   webhookId: string,
   eventId: string,
-): Promise<WebhookDeliveryRow> {
+): Promise<EndpointDeliveryRow> {
   const db = await executor();
   const [row] = await db.insert(webhookDeliveries).values({ tenantId, webhookId, eventId }).returning();
-  return row!;
+  return row as EndpointDeliveryRow;
+}
+
+/**
+ * A direct delivery (no endpoint): the event and one pending delivery to `target`, in one statement
+ * (joins the caller's transaction).
+ */
+export async function insertDirectDelivery(
+  tenantId: string,
+  event: string,
+  data: unknown,
+  target: string,
+): Promise<void> {
+  const db = await executor();
+  await db.execute(sql`
+    with event as (
+      insert into webhook_events (tenant_id, event, data)
+      values (${tenantId}, ${event}, ${JSON.stringify(data ?? null)}::jsonb)
+      returning id, tenant_id
+    )
+    insert into webhook_deliveries (tenant_id, event_id, target)
+    select event.tenant_id, event.id, ${target} from event`);
 }
 
 // ---- deliveries (read) -------------------------------------------------------------------------------
 
+/** A delivery to an endpoint (not a direct one): its `webhook_id` is set. */
+export type EndpointDeliveryRow = WebhookDeliveryRow & { webhookId: string };
+
 export interface DeliveryWithEvent {
-  delivery: WebhookDeliveryRow;
+  delivery: EndpointDeliveryRow;
   event: WebhookEventRow;
 }
 
@@ -115,7 +139,8 @@ export async function findDelivery(
       ),
     )
     .limit(1);
-  return row;
+  // Selected by its endpoint: `webhook_id` is set.
+  return row as DeliveryWithEvent | undefined;
 }
 
 export async function selectDeliveries(
@@ -138,7 +163,7 @@ export async function selectDeliveries(
     .limit(options.limit)
     .offset(options.offset);
   const [total] = await db.select({ n: count() }).from(webhookDeliveries).where(where);
-  return { rows, total: Number(total?.n ?? 0) };
+  return { rows: rows as DeliveryWithEvent[], total: Number(total?.n ?? 0) };
 }
 
 export async function selectAttempts(deliveryIds: string[]): Promise<WebhookAttemptRow[]> {
@@ -156,7 +181,8 @@ export async function selectAttempts(deliveryIds: string[]): Promise<WebhookAtte
 export interface ClaimedDelivery {
   delivery: WebhookDeliveryRow;
   event: WebhookEventRow;
-  webhook: WebhookRow;
+  /** The endpoint; null for a direct delivery (`delivery.target`). */
+  webhook: WebhookRow | null;
 }
 
 /** Ends every lease (the deliveries are due again at once); returns how many were held. */
@@ -257,7 +283,7 @@ export async function claimDueDeliveries(
     .select({ event: webhookEvents, webhook: webhooks, id: webhookDeliveries.id })
     .from(webhookDeliveries)
     .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
-    .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
+    .leftJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
     .where(
       inArray(
         webhookDeliveries.id,

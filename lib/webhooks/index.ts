@@ -42,3 +42,8 @@ export { configureWebhooks, DEFAULT_RETRY_SCHEDULE, type WebhookSettings } from 
 export { isAllowedAddress } from "./ssrf";
 export { sweepWebhookHistory } from "./retention";
 export { getDelivery } from "./get-delivery";
+export {
+  BACKCHANNEL_LOGOUT_EVENT,
+  enqueueBackchannelLogout,
+  type BackchannelLogout,
+} from "./backchannel-logout";

@@ -47,6 +47,25 @@ export function postJson(
   headers: Record<string, string>,
   timeoutMs: number,
 ): Promise<SendResult> {
+  return post(target, body, { "content-type": "application/json", ...headers }, timeoutMs);
+}
+
+/** {@link postJson} with a form body (`application/x-www-form-urlencoded`). */
+export function postForm(
+  target: ResolvedCallback,
+  fields: Record<string, string>,
+  timeoutMs: number,
+): Promise<SendResult> {
+  const body = new URLSearchParams(fields).toString();
+  return post(target, body, { "content-type": "application/x-www-form-urlencoded" }, timeoutMs);
+}
+
+function post(
+  target: ResolvedCallback,
+  body: string,
+  headers: Record<string, string>,
+  timeoutMs: number,
+): Promise<SendResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const lookup: LookupFunction = (_hostname, options, callback) => {
@@ -70,7 +89,6 @@ export function postJson(
         lookup,
         agent: secure ? agents.https : agents.http,
         headers: {
-          "content-type": "application/json",
           "content-length": String(Buffer.byteLength(body)),
           "user-agent": "Sesame-Webhooks/1",
           ...headers,

@@ -5,7 +5,8 @@ import { getLogger } from "@/lib/log";
 import { findTenant, signToken } from "@/lib/tenants";
 import { TEST_EVENT } from "./events";
 import { signingSecrets } from "./secret";
-import { postJson, signatureHeaders, type SendResult } from "./send";
+import { BACKCHANNEL_LOGOUT_EVENT, logoutTokenFields } from "./backchannel-logout";
+import { postForm, postJson, signatureHeaders, type SendResult } from "./send";
 import { retryDelay, webhookSettings } from "./settings";
 import { CallbackRefused, resolveCallback } from "./ssrf";
 import {
@@ -106,10 +107,19 @@ async function attempt(claimed: ClaimedDelivery): Promise<SendResult> {
   const settings = webhookSettings();
   let target;
   try {
-    target = await resolveCallback(claimed.webhook.callback, settings.allowPrivate);
+    target = await resolveCallback(
+      claimed.webhook?.callback ?? claimed.delivery.target!,
+      settings.allowPrivate,
+    );
   } catch (error) {
     if (!(error instanceof CallbackRefused)) throw error;
     return { statusCode: null, durationMs: 0, response: null, error: error.reason };
+  }
+  if (!claimed.webhook) {
+    // A direct delivery: a back-channel logout token (the only kind), form-encoded, no signature headers.
+    if (claimed.event.event !== BACKCHANNEL_LOGOUT_EVENT)
+      return { statusCode: null, durationMs: 0, response: null, error: "unknown_delivery" };
+    return postForm(target, await logoutTokenFields(claimed), settings.timeoutMs);
   }
   const body = await payloadOf(claimed);
   const now = new Date();
@@ -154,14 +164,14 @@ async function flush(): Promise<void> {
 /** `expires_at` (30 days after the last success) is pushed on once it is a day old. */
 const EXPIRES_REFRESH_MS = 29 * 24 * 60 * 60 * 1000;
 
-const hasFailureStreak = (webhook: ClaimedDelivery["webhook"]) =>
+const hasFailureStreak = (webhook: NonNullable<ClaimedDelivery["webhook"]>) =>
   webhook.failures > 0 || webhook.failingSince !== null;
 
 /** Sends one claimed delivery and records the attempt and what comes next. */
 export async function processDelivery(claimed: ClaimedDelivery, onOutcome?: OutcomeListener): Promise<void> {
   const { delivery, webhook, event } = claimed;
   const leaseToken = delivery.leaseToken!;
-  if (!webhook.enabled && event.event !== TEST_EVENT) {
+  if (webhook && !webhook.enabled && event.event !== TEST_EVENT) {
     await abandonDelivery(delivery.id, leaseToken, "endpoint_disabled");
     report("failed", onOutcome);
     return;
@@ -183,7 +193,15 @@ export async function processDelivery(claimed: ClaimedDelivery, onOutcome?: Outc
     nextAttemptAt: delay === undefined ? null : new Date(Date.now() + delay),
   };
   let recorded: boolean;
-  if (succeeded && !hasFailureStreak(webhook)) {
+  if (!webhook) {
+    // A direct delivery has no endpoint whose streak to count.
+    recorded = await recordBatched({
+      deliveryId: delivery.id,
+      leaseToken,
+      attempt: { attemptedAt, ...result },
+      next,
+    });
+  } else if (succeeded && !hasFailureStreak(webhook)) {
     // The common case: recorded with others in one statement; the endpoint row is touched at most
     // daily (expires_at).
     recorded = await recordBatched({

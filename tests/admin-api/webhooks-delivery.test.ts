@@ -1,7 +1,7 @@
 import { eq, inArray, sql } from "drizzle-orm";
 import { createLocalJWKSet, jwtVerify } from "jose";
 import { Webhook as StandardWebhook } from "standardwebhooks";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import * as collection from "@/app/(admin-api)/t/[tenantId]/admin/webhooks/route";
 import * as item from "@/app/(admin-api)/t/[tenantId]/admin/webhooks/[webhookId]/route";
@@ -29,36 +29,15 @@ import {
 import { adminCall } from "@/tests/helpers/admin-api";
 import { createTestTenant } from "@/tests/helpers/tenants";
 import { startFakeDns } from "./webhooks-dns";
-import { startReceiver, useOwnPostgresDatabase } from "./webhooks-receiver";
+import { deliveryTestHooks } from "./webhooks-receiver";
 
 /** A delivery as the admin API lists it (lib/contracts/admin/webhooks.ts). */
 type WireDelivery = z.output<typeof WebhookDelivery> & {
   attempts: z.output<typeof WebhookDelivery>["attempts"];
 };
 
-type Receiver = Awaited<ReturnType<typeof startReceiver>>;
-const receivers: Receiver[] = [];
-
 // Workers claim every due delivery of their database: on Postgres this file gets one of its own.
-beforeAll(async () => {
-  await useOwnPostgresDatabase();
-});
-
-beforeEach(() => {
-  configureWebhooks({ allowPrivate: true, retrySchedule: [0, 0, 0], jitter: 0, timeoutMs: 3000 });
-});
-
-afterEach(async () => {
-  await drain();
-  configureWebhooks(undefined);
-  await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
-});
-
-async function receiver(...args: Parameters<typeof startReceiver>): Promise<Receiver> {
-  const started = await startReceiver(...args);
-  receivers.push(started);
-  return started;
-}
+const receiver = deliveryTestHooks(drain);
 
 /** Runs the worker's claim-and-send until nothing is due. */
 async function drain(): Promise<number> {

@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterEach, beforeAll, beforeEach } from "vitest";
 import { closeDatabase, configureDatabase } from "@/lib/db";
+import { configureWebhooks } from "@/lib/webhooks";
 
 export interface ReceivedWebhook {
   path: string;
@@ -65,4 +67,31 @@ export async function useOwnPostgresDatabase(): Promise<string | undefined> {
   await closeDatabase();
   configureDatabase({ kind: "postgres", url: own.toString() });
   return own.toString();
+}
+
+export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+
+/**
+ * The hooks of a file that runs deliveries: its own Postgres database, fast retries (three at once) with
+ * private addresses allowed for each test, `drain` after each, then its receivers closed. Returns a
+ * `startReceiver` whose receivers close after the test.
+ */
+export function deliveryTestHooks(drain: () => Promise<unknown>) {
+  const receivers: Receiver[] = [];
+  beforeAll(async () => {
+    await useOwnPostgresDatabase();
+  });
+  beforeEach(() => {
+    configureWebhooks({ allowPrivate: true, retrySchedule: [0, 0, 0], jitter: 0, timeoutMs: 3000 });
+  });
+  afterEach(async () => {
+    await drain();
+    configureWebhooks(undefined);
+    await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
+  });
+  return async (...args: Parameters<typeof startReceiver>): Promise<Receiver> => {
+    const started = await startReceiver(...args);
+    receivers.push(started);
+    return started;
+  };
 }

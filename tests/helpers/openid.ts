@@ -2,8 +2,9 @@ import * as discoveryRoute from "@/app/(openid)/t/[tenantId]/.well-known/openid-
 import * as interactionRoute from "@/app/(openid)/t/[tenantId]/oauth/interaction/[uid]/route";
 import * as oauthRoute from "@/app/(openid)/t/[tenantId]/oauth/[...path]/route";
 import * as client from "openid-client";
-import { createOAuthClient } from "@/lib/openid";
+import { createOAuthClient, type OAuthClientInput } from "@/lib/openid";
 import type { Tenant } from "@/lib/tenants";
+import { platformUserWithEmail } from "./admin-user-resources";
 import { createPublicTenant, createUserWithEmail, sessionFor, TEST_CONTEXT } from "./public-api";
 
 export const ORIGIN = "http://localhost:3000";
@@ -127,11 +128,17 @@ export async function setUp(
     offline?: boolean;
     tenant?: Tenant;
     signedIn?: boolean;
+    /** A platform user (the admin API's kind) instead of a Passkey API user. */
+    platformUser?: boolean;
+    /** More client metadata (e.g. `backchannel_logout_uri`). */
+    metadata?: Partial<OAuthClientInput>;
   } = {},
 ) {
   const tenant = options.tenant ?? (await createPublicTenant());
   const email = `ada-${crypto.randomUUID()}@example.com`;
-  const user = await createUserWithEmail(tenant, email);
+  const user = options.platformUser
+    ? await platformUserWithEmail(tenant, email)
+    : await createUserWithEmail(tenant, email);
   const { client: rp, secret } = await createOAuthClient(
     tenant.id,
     {
@@ -141,6 +148,7 @@ export async function setUp(
       grant_types: options.offline ? ["authorization_code", "refresh_token"] : ["authorization_code"],
       token_endpoint_auth_method: options.public ? "none" : "client_secret_basic",
       first_party: options.firstParty ?? true,
+      ...options.metadata,
     },
     TEST_CONTEXT,
   );
@@ -178,4 +186,21 @@ export async function signIn(setup: Setup, params: Record<string, string> = {}) 
     expectedState: started.state,
     expectedNonce: started.nonce,
   });
+}
+
+/**
+ * RP-initiated logout in the browser: the end-session URL with `params`, then the confirmation form
+ * submitted with "yes". Returns the confirmation page's and the submission's responses.
+ */
+export async function logOutAtProvider(setup: Setup, params: Record<string, string>) {
+  const confirm = await setup.browser.request(client.buildEndSessionUrl(setup.config, params).href);
+  const form = await confirm.clone().text();
+  const xsrf = /name="xsrf" value="([^"]+)"/.exec(form)![1]!;
+  const action = /action="([^"]+)"/.exec(form)![1]!;
+  const done = await setup.browser.request(action, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ xsrf, logout: "yes" }),
+  });
+  return { confirm, done };
 }

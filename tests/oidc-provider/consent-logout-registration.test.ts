@@ -6,7 +6,16 @@ import { createTestTenant } from "../helpers/tenants";
 import { sql } from "drizzle-orm";
 import { sha256Hex } from "@/lib/crypto";
 import { executor, rowsOf } from "@/lib/db";
-import { authorize, Browser, issuerOf, REDIRECT, setUp, signIn, type Setup } from "../helpers/openid";
+import {
+  authorize,
+  Browser,
+  issuerOf,
+  logOutAtProvider,
+  REDIRECT,
+  setUp,
+  signIn,
+  type Setup,
+} from "../helpers/openid";
 import { createUserWithEmail, sessionFor } from "../helpers/public-api";
 
 async function auditTypes(tenantId: string) {
@@ -109,21 +118,12 @@ describe("OpenID Provider: logout", () => {
   it("RP-initiated logout ends the Sesame session and returns to the registered URI with state", async () => {
     const setup = await setUp();
     const tokens = await signIn(setup);
-    const logoutUrl = client.buildEndSessionUrl(setup.config, {
+    const { confirm, done } = await logOutAtProvider(setup, {
       id_token_hint: tokens.id_token!,
       post_logout_redirect_uri: "http://localhost:4000/",
       state: "bye",
     });
-    const confirm = await setup.browser.request(logoutUrl.href);
     expect(confirm.status).toBe(200);
-    const form = await confirm.text();
-    const xsrf = /name="xsrf" value="([^"]+)"/.exec(form)![1]!;
-    const action = /action="([^"]+)"/.exec(form)![1]!;
-    const done = await setup.browser.request(action, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ xsrf, logout: "yes" }),
-    });
     expect(done.status).toBe(303);
     expect(done.headers.get("location")).toBe("http://localhost:4000/?state=bye");
     expect(done.headers.getSetCookie().join("\n")).toContain(

@@ -86,3 +86,27 @@ export const oauthConsents = pgTable(
 );
 
 export type OauthConsentRow = typeof oauthConsents.$inferSelect;
+
+/**
+ * Which clients got tokens from which Sesame session (written when an authorization code is issued):
+ * once that session ends, by whatever path (logout, revocation, lock, deletion, expiry), each such client
+ * with a `backchannel_logout_uri` is sent a logout token (lib/openid/backchannel.ts) and the row goes.
+ * No foreign key to the session or user: the row must outlive them to be acted on.
+ */
+export const oauthSessionClients = pgTable(
+  "oauth_session_clients",
+  {
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    /** The Sesame session (`sessions.id`), the `sid` of the client's ID and logout tokens. */
+    sessionId: uuid("session_id").notNull(),
+    clientId: text("client_id").notNull(),
+    /** The user (`sub`). */
+    accountId: text("account_id").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.sessionId, t.clientId] })],
+);
+
+export type OauthSessionClientRow = typeof oauthSessionClients.$inferSelect;

@@ -66,9 +66,13 @@ export const webhookDeliveries = pgTable(
     tenantId: uuid("tenant_id")
       .notNull()
       .references(() => tenants.id, { onDelete: "cascade" }),
-    webhookId: uuid("webhook_id")
-      .notNull()
-      .references(() => webhooks.id, { onDelete: "cascade" }),
+    /** The endpoint; null for a direct delivery (a back-channel logout token to `target`). */
+    webhookId: uuid("webhook_id").references(() => webhooks.id, { onDelete: "cascade" }),
+    /**
+     * A direct delivery's URL (a client's `backchannel_logout_uri`), set exactly when `webhook_id` is
+     * null: it goes through the same queue, retries and SSRF guard as an endpoint's deliveries.
+     */
+    target: text("target"),
     eventId: uuid("event_id")
       .notNull()
       .references(() => webhookEvents.id, { onDelete: "cascade" }),

@@ -58,6 +58,8 @@ export interface SignTokenOptions {
   subject?: string;
   /** Issue time (Unix seconds); default now. `exp` is this plus `expiresIn`. */
   issuedAt?: number;
+  /** The header's `typ` (default `JWT`; a back-channel logout token is `logout+jwt`). */
+  type?: string;
 }
 
 /**
@@ -74,7 +76,7 @@ export async function signToken(
   const keyId = typeof tenant === "string" ? undefined : tenant.activeSigningKeyId;
   const key = await (keyId ? keyById(tenantId, keyId) : activeKey(tenantId));
   let jwt = new SignJWT(claims)
-    .setProtectedHeader({ alg: key.algorithm, kid: key.id, typ: "JWT" })
+    .setProtectedHeader({ alg: key.algorithm, kid: key.id, typ: options.type ?? "JWT" })
     .setIssuedAt(options.issuedAt)
     .setExpirationTime(
       options.issuedAt === undefined ? `${options.expiresIn}s` : options.issuedAt + options.expiresIn,

@@ -1,0 +1,196 @@
+import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+import { createRemoteJWKSet, jwtVerify } from "jose";
+import * as client from "openid-client";
+import {
+  addAuthenticator,
+  createAccountWithCode,
+  startJourneyServer,
+  type JourneyServer,
+} from "./browser-journey";
+
+/**
+ * Sesame as the OpenID Provider of a real relying party: openid-client (in this process) with its
+ * redirect and back-channel logout URIs on a loopback server, and Chromium with a CDP virtual
+ * authenticator. Code + PKCE through the hosted login (sign-up with a mailed code and a passkey), tokens,
+ * UserInfo, refresh, RP-initiated logout with its back-channel logout token, then a passkey sign-in
+ * (autofill) for a new code. One server for the whole file.
+ */
+
+let journey: JourneyServer;
+let rp: { url: string; logouts: string[]; close(): Promise<void> };
+let config: client.Configuration;
+let issuer: string;
+
+/** The relying party's loopback server: its pages answer "ok"; back-channel logout tokens are kept. */
+async function startRelyingParty() {
+  const logouts: string[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      if (req.method === "POST" && req.url === "/backchannel-logout") {
+        logouts.push(new URLSearchParams(Buffer.concat(chunks).toString()).get("logout_token") ?? "");
+        res.writeHead(200).end();
+        return;
+      }
+      res.writeHead(200, { "content-type": "text/plain" }).end("ok");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    logouts,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+test.beforeAll(async () => {
+  test.setTimeout(90_000);
+  rp = await startRelyingParty();
+  // The back-channel logout URI is on loopback: the server must be allowed to reach it.
+  journey = await startJourneyServer("openid", undefined, { SESAME_WEBHOOKS_ALLOW_PRIVATE: "true" });
+  issuer = `${journey.base}/t/${journey.tenantId}`;
+  const demo = JSON.parse(fs.readFileSync(path.join(journey.dataDir, "demo-keys.json"), "utf8")) as {
+    keys: { admin: string };
+  };
+  const res = await fetch(`${issuer}/admin/oauth/clients`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${demo.keys.admin}`, "content-type": "application/json" },
+    body: JSON.stringify({
+      client_name: "Loopback RP",
+      redirect_uris: [`${rp.url}/callback`],
+      post_logout_redirect_uris: [`${rp.url}/signed-out`],
+      grant_types: ["authorization_code", "refresh_token"],
+      backchannel_logout_uri: `${rp.url}/backchannel-logout`,
+      first_party: true,
+    }),
+  });
+  expect(res.status, await res.clone().text()).toBe(201);
+  const created = (await res.json()) as { client_id: string; client_secret: string };
+  config = await client.discovery(
+    new URL(issuer),
+    created.client_id,
+    {},
+    client.ClientSecretBasic(created.client_secret),
+    { execute: [client.allowInsecureRequests] },
+  );
+});
+
+test.afterAll(async () => {
+  await journey?.stop();
+  await rp?.close();
+});
+
+/**
+ * Sends the browser to the authorization endpoint; `signIn` runs on the hosted login (nothing to do for
+ * a passkey autofill sign-in); returns the tokens and whether the hosted login was on the way.
+ */
+async function authorizationCode(page: Page, signIn: () => Promise<void>) {
+  const verifier = client.randomPKCECodeVerifier();
+  const state = client.randomState();
+  const nonce = client.randomNonce();
+  const url = client.buildAuthorizationUrl(config, {
+    redirect_uri: `${rp.url}/callback`,
+    scope: "openid email profile offline_access",
+    prompt: "consent",
+    code_challenge: await client.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: "S256",
+    state,
+    nonce,
+  });
+  const visited: string[] = [];
+  const record = (frame: { url(): string; parentFrame(): unknown }) => {
+    if (!frame.parentFrame()) visited.push(frame.url());
+  };
+  page.on("framenavigated", record);
+  await page.goto(url.href);
+  await signIn();
+  await page.waitForURL((landed) => landed.href.startsWith(`${rp.url}/callback`));
+  page.off("framenavigated", record);
+  expect(visited.some((seen) => seen.includes(`/t/${journey.tenantId}/hosted/login?`))).toBe(true);
+  return client.authorizationCodeGrant(config, new URL(page.url()), {
+    pkceCodeVerifier: verifier,
+    expectedState: state,
+    expectedNonce: nonce,
+  });
+}
+
+test("openid-client signs in with code + PKCE through the hosted login (passkey), refreshes, reads UserInfo and logs out", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("WebAuthn.enable");
+  await addAuthenticator(cdp);
+  const email = `openid-${Date.now()}@example.com`;
+  const auth = page.locator("sesame-auth");
+  let sub = "";
+  let sid = "";
+
+  await test.step("sign up on the hosted login (code, then a passkey); the code becomes tokens", async () => {
+    const tokens = await authorizationCode(page, async () => {
+      await page.waitForURL(/\/hosted\/login\?/);
+      await createAccountWithCode(auth, journey.smtp, email);
+      await auth.getByRole("button", { name: "Create a passkey" }).click();
+    });
+    const claims = tokens.claims()!;
+    expect(claims).toMatchObject({ iss: issuer, aud: config.clientMetadata().client_id, email });
+    sub = claims.sub;
+    sid = claims.sid as string;
+    expect(sid).toMatch(/^[0-9a-f-]{36}$/);
+
+    await test.step("UserInfo with the access token", async () => {
+      const info = await client.fetchUserInfo(config, tokens.access_token, sub);
+      expect(info).toMatchObject({ sub, email, email_verified: true });
+    });
+
+    await test.step("refresh: a new access token, the refresh token rotated", async () => {
+      const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token!);
+      expect(refreshed.access_token).not.toBe(tokens.access_token);
+      expect(refreshed.refresh_token).toBeTruthy();
+      expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
+      expect((await client.fetchUserInfo(config, refreshed.access_token, sub)).sub).toBe(sub);
+    });
+
+    await test.step("RP-initiated logout; the client gets a back-channel logout token for the session", async () => {
+      const logout = client.buildEndSessionUrl(config, {
+        id_token_hint: tokens.id_token!,
+        post_logout_redirect_uri: `${rp.url}/signed-out`,
+        state: "bye",
+      });
+      await page.goto(logout.href);
+      await page.getByRole("button", { name: "Sign out", exact: true }).click();
+      await page.waitForURL(`${rp.url}/signed-out?state=bye`);
+      await expect.poll(() => rp.logouts.length, { timeout: 20_000 }).toBe(1);
+      const { payload, protectedHeader } = await jwtVerify(
+        rp.logouts[0]!,
+        createRemoteJWKSet(new URL(config.serverMetadata().jwks_uri!)),
+        { issuer, audience: config.clientMetadata().client_id },
+      );
+      expect(protectedHeader.typ).toBe("logout+jwt");
+      expect(payload).toMatchObject({
+        sub,
+        sid,
+        events: { "http://schemas.openid.net/event/backchannel-logout": {} },
+      });
+    });
+  });
+
+  await test.step("sign in again with the passkey (autofill): a new session for the same user", async () => {
+    // The hosted login's conditional UI finds the passkey and signs in by itself.
+    const tokens = await authorizationCode(page, async () => undefined);
+    const claims = tokens.claims()!;
+    expect(claims.sub).toBe(sub);
+    expect(claims.sid).not.toBe(sid);
+    expect(claims.amr).toContain("hwk");
+  });
+});
