@@ -4,7 +4,7 @@
  *   Postgres 15 → Playwright e2e in Chromium against servers on PGlite and on that Postgres.
  * Installs Debian's chromium and postgresql-15 with apt when they are missing.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { buildIfNeeded } from "./lib/build";
 import { freePort, startPostgres, type Postgres } from "./lib/postgres";
@@ -26,6 +26,41 @@ function heading(text: string): void {
 function run(command: string, args: string[], env: Record<string, string> = {}): boolean {
   const result = spawnSync(command, args, { stdio: "inherit", env: { ...process.env, ...env } });
   return result.status === 0;
+}
+
+/** Runs a command with its output kept, to print it whole once it ends. */
+function runQuiet(command: string, args: string[]): Promise<{ ok: boolean; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.on("close", (code) => resolve({ ok: code === 0, output }));
+    child.on("error", (error) => resolve({ ok: false, output: String(error) }));
+  });
+}
+
+/**
+ * The static checks run side by side (each is mostly one core: run in turn they left the other idle), their
+ * output printed in order once all have ended. Each counts as one test.
+ */
+async function staticChecks(checks: { name: string; commands: [string, string[]][] }[]): Promise<void> {
+  const results = await Promise.all(
+    checks.map(async ({ commands }) => {
+      let output = "";
+      for (const [command, args] of commands) {
+        const result = await runQuiet(command, args);
+        output += result.output;
+        if (!result.ok) return { ok: false, output };
+      }
+      return { ok: true, output };
+    }),
+  );
+  checks.forEach(({ name }, i) => {
+    heading(name);
+    process.stdout.write(results[i]!.output);
+    tallies.push({ name, passed: results[i]!.ok ? 1 : 0, failed: results[i]!.ok ? 0 : 1 });
+  });
 }
 
 /** A check that passes or fails as a whole counts as one test. */
@@ -87,27 +122,36 @@ async function main(): Promise<number> {
   fs.mkdirSync(REPORTS, { recursive: true });
   ensureChromium();
 
-  check(
-    "typecheck (tsc, elements declarations)",
-    () =>
-      run("node_modules/.bin/tsc", ["--noEmit"]) &&
-      run("node_modules/.bin/tsx", ["scripts/elements-declarations.ts", "--check"]),
-  );
-  check("lint (eslint)", () => run("node_modules/.bin/eslint", ["."]));
-  check("dependencies (dependency-cruiser: layers, cycles, owners)", () =>
-    run("node_modules/.bin/depcruise", [
-      "--config",
-      ".dependency-cruiser.cjs",
-      "--output-type",
-      "err",
-      "lib",
-      "app",
-      "components",
-      "elements",
-      "cli",
-    ]),
-  );
-  check("format (prettier)", () => run("node_modules/.bin/prettier", ["--check", "."]));
+  await staticChecks([
+    {
+      name: "typecheck (tsc, elements declarations)",
+      commands: [
+        ["node_modules/.bin/tsc", ["--noEmit"]],
+        ["node_modules/.bin/tsx", ["scripts/elements-declarations.ts", "--check"]],
+      ],
+    },
+    { name: "lint (eslint)", commands: [["node_modules/.bin/eslint", ["."]]] },
+    {
+      name: "dependencies (dependency-cruiser: layers, cycles, owners)",
+      commands: [
+        [
+          "node_modules/.bin/depcruise",
+          [
+            "--config",
+            ".dependency-cruiser.cjs",
+            "--output-type",
+            "err",
+            "lib",
+            "app",
+            "components",
+            "elements",
+            "cli",
+          ],
+        ],
+      ],
+    },
+    { name: "format (prettier)", commands: [["node_modules/.bin/prettier", ["--check", "."]]] },
+  ]);
   check("build (next build)", () => buildIfNeeded((line) => process.stdout.write(`${line}\n`)));
 
   vitest("vitest on PGlite", { DATABASE_URL: "" });
