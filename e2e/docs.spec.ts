@@ -7,6 +7,10 @@ test.describe("API reference at /docs", () => {
   }) => {
     // Anything fetched from another origin would arrive as a response; the CSP blocks Redoc's CDN logo.
     const foreign: string[] = [];
+    const errors: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() === "error") errors.push(message.text());
+    });
     page.on("response", (response) => {
       const url = new URL(response.url());
       if (!["data:", "blob:"].includes(url.protocol) && url.origin !== baseURL) foreign.push(response.url());
@@ -21,6 +25,22 @@ test.describe("API reference at /docs", () => {
     await expect(page).toHaveURL(/api=health/);
     await expect(page.getByTestId("redoc").getByRole("heading", { name: "Readiness" })).toBeVisible();
     expect(foreign).toEqual([]);
+    // Redoc's CDN logo is replaced in the served bundle: no CSP violation in the console.
+    expect(errors).toEqual([]);
+  });
+
+  test("opens on an overview with a quick start per surface, each linking to its reference", async ({
+    page,
+  }) => {
+    await page.goto("/docs");
+    await expect(page.getByRole("heading", { name: "Sesame docs", level: 1 })).toBeVisible();
+    for (const title of ["Elements and hosted pages", "Flow API", "Passkey API", "OpenID Provider", "UAF"])
+      await expect(page.getByRole("heading", { name: new RegExp(`^Quick start: ${title}`) })).toBeVisible();
+    await page.getByRole("link", { name: "Passkey API reference" }).click();
+    await expect(page).toHaveURL(/\/docs\?api=passkey$/);
+    await expect(
+      page.getByTestId("redoc").getByRole("heading", { name: "Sesame Passkey API" }),
+    ).toBeVisible();
   });
 
   test("the home page links to the API reference", async ({ page }) => {

@@ -343,6 +343,7 @@ declare const en: {
   readonly "error.network_error": "Sesame cannot be reached. Check your connection and try again.";
   readonly "error.flow_expired_error": "This took too long. Please start again.";
   readonly "error.operation_not_permitted_error": "This is not possible right now.";
+  readonly "error.user_locked": "This account is locked. Contact the site's support to have it unlocked.";
   readonly "error.form_data_invalid_error": "Please check your input.";
   readonly "error.value_missing_error": "Please fill in this field.";
   readonly "error.value_invalid_error": "This value is not valid.";

@@ -25,8 +25,9 @@ const STYLES = {
 } as const;
 
 /**
- * A row of navigation links; the current one is marked for screen readers and by colour. The first link
- * is current only on its own path (it is the prefix of the others), the rest also below theirs.
+ * A row of navigation links; the current one is marked for screen readers and by colour: the link whose
+ * path is the page's or, failing that, the longest one the page lies below (a tenant's Settings at
+ * `/console/tenants/{id}` is the prefix of its other tabs, so it is current only on its own path).
  */
 export function NavLinks({
   label,
@@ -39,11 +40,18 @@ export function NavLinks({
 }) {
   const pathname = usePathname();
   const style = STYLES[variant];
+  const below = (href: string) => pathname === href || pathname.startsWith(`${href}/`);
+  const exact = links.find((link) => link.href === pathname);
+  const match =
+    exact ??
+    links
+      .filter((link, index) => index > 0 && below(link.href))
+      .sort((a, b) => b.href.length - a.href.length)[0];
   return (
     <nav aria-label={label} className={style.nav}>
       <ul className={style.list}>
-        {links.map((link, index) => {
-          const current = index === 0 ? pathname === link.href : pathname.startsWith(link.href);
+        {links.map((link) => {
+          const current = link === match;
           return (
             <li key={link.href}>
               <Link

@@ -287,3 +287,25 @@ export function Pagination({
     </nav>
   );
 }
+
+const linkClass = "text-indigo-700 underline dark:text-indigo-300";
+
+/** Where a tenant's first app starts: its hosted login page and the docs (next steps, the tenant overview). */
+export function StartLinks({ hostedLogin, children }: { hostedLogin: string; children?: ReactNode }) {
+  return (
+    <ul className="list-disc space-y-1 pl-5 text-sm">
+      <li>
+        <a href={hostedLogin} target="_blank" rel="noreferrer" className={linkClass}>
+          The hosted login page
+        </a>{" "}
+        (nothing to embed: send users to it)
+      </li>
+      <li>
+        <a href="/docs" className={linkClass}>
+          The docs: quick starts and API references
+        </a>
+      </li>
+      {children}
+    </ul>
+  );
+}

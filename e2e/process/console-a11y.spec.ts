@@ -106,6 +106,8 @@ test("every console page and hosted page is accessible and fits a phone, in ligh
   await check(visitor, "hosted-login-de", `${hosted}/login?lang=de`);
   await check(visitor, "hosted-logout", `${hosted}/logout`);
   await check(visitor, "examples", `${server.base}/examples`);
+  // The docs' overview (issue 29, point 12): no CSP error in the console either (checked at the end).
+  await check(visitor, "docs", `${server.base}/docs`);
   await signedOut.close();
 
   await enrol(page, server.setupUrl, "owner@sesame.test");
@@ -114,6 +116,7 @@ test("every console page and hosted page is accessible and fits a phone, in ligh
     ["overview", `${server.base}/console`],
     ["tenants", `${server.base}/console/tenants`],
     ["tenant-new", `${server.base}/console/tenants/new`],
+    ["tenant-overview", `${tenant}/overview`],
     ["tenant-settings", tenant],
     ["keys", `${tenant}/keys`],
     ["users", `${tenant}/users`],

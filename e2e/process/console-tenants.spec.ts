@@ -73,8 +73,55 @@ test("an owner creates a tenant with the wizard and changes its settings", async
   await page.getByLabel("Passcodes", { exact: true }).uncheck();
   await page.getByRole("button", { name: "Create tenant" }).click();
 
-  await expect(page).toHaveURL(/\/console\/tenants\/[0-9a-f-]{36}$/);
-  const tenantId = /tenants\/([0-9a-f-]{36})$/.exec(page.url())![1]!;
+  // First run (issue 29, point 12): the "next steps" panel with the API keys made with the tenant (shown
+  // this once, with the prefix the keys page shows), the embed snippets with this tenant's URL, the links.
+  const next = page.getByTestId("next-steps");
+  await expect(next.getByRole("heading", { name: "“Acme” is ready: next steps" })).toBeFocused();
+  const tenantUrl = (await next.locator("p code").first().textContent())!;
+  expect(tenantUrl).toMatch(new RegExp(`^${server.base}/t/[0-9a-f-]{36}$`));
+  const tenantId = tenantUrl.slice(-36);
+  const keyRows = next.getByTestId("new-api-key");
+  await expect(keyRows).toHaveCount(2);
+  const secrets = await next.getByTestId("secret-value").allTextContents();
+  expect(secrets[0]).toMatch(/^sesame_admin_/);
+  expect(secrets[1]).toMatch(/^sesame_passkey_/);
+  const prefixes = await keyRows.locator("td:nth-child(2) code").allTextContents();
+  for (const [index, prefix] of prefixes.entries()) expect(secrets[index]).toContain(prefix.replace("…", ""));
+  await expect(next.getByTestId("snippet-sesame-auth")).toContainText(`register("${tenantUrl}")`);
+  await expect(next.getByTestId("snippet-sesame-auth")).toContainText("<sesame-auth");
+  await expect(next.getByTestId("snippet-hanko-auth")).toContainText(`register("${tenantUrl}")`);
+  await expect(next.getByTestId("snippet-hanko-auth")).toContainText("<hanko-auth>");
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await next.getByRole("button", { name: "Copy the <hanko-auth> snippet" }).click();
+  // The copy is asynchronous: poll the clipboard until it holds the snippet.
+  await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toContain(tenantUrl);
+  await expect(next.getByRole("link", { name: "The hosted login page" })).toHaveAttribute(
+    "href",
+    `${tenantUrl}/hosted/login`,
+  );
+  await expect(next.getByRole("link", { name: /The docs/ })).toHaveAttribute("href", "/docs");
+  await checkPage(page, "tenant-next-steps");
+  // The keys page shows the same keys by their prefix, never the secret.
+  const keysPage = await context.newPage();
+  await keysPage.goto(`${server.base}/console/tenants/${tenantId}/keys`);
+  const listed = keysPage.getByTestId("api-key-row").locator("td:nth-child(2) code");
+  await expect(listed).toHaveCount(2);
+  expect((await listed.allTextContents()).sort()).toEqual([...prefixes].sort());
+  await expect(keysPage.getByText(secrets[0]!)).toHaveCount(0);
+  await keysPage.close();
+
+  // The tenant's overview: headline figures and the checklist of a new tenant.
+  await next.getByRole("link", { name: "Go to the tenant" }).click();
+  await expect(page).toHaveURL(`${server.base}/console/tenants/${tenantId}/overview`);
+  const figures = page.getByTestId("figure");
+  await expect(figures).toHaveText(["0", "0", "–"]);
+  const checklist = page.getByTestId("checklist");
+  await expect(checklist.locator("li[data-done=true]")).toHaveText([/Create an API key/]);
+  await expect(checklist.getByRole("link", { name: "on Settings → General" })).toBeVisible();
+  await checkPage(page, "tenant-overview");
+
+  await page.getByRole("navigation", { name: "Tenant" }).getByRole("link", { name: "Settings" }).click();
+  await expect(page).toHaveURL(`${server.base}/console/tenants/${tenantId}`);
   await expect(page.getByRole("heading", { name: "General" })).toBeVisible();
   await expect(page.getByLabel("RP ID")).toHaveValue("localhost");
   await expect(page.getByLabel("Passwords", { exact: true })).toBeChecked();
@@ -144,10 +191,34 @@ test("an owner creates a tenant with the wizard and changes its settings", async
   );
   await expectAccessible(hosted, "hosted login");
 
+  // A user signs up, the app's origin is set, the branding was saved: the checklist is gone, the figures count.
+  await page.goto(`${server.base}/console/tenants/${tenantId}/overview`);
+  await expect(checklist.locator("li[data-done=true]")).toHaveText([/Create an API key/, /Brand/]);
+  const adminKey = secrets[0]!;
+  const signUp = await fetch(`${server.base}/t/${tenantId}/admin/users`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${adminKey}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ emails: [{ address: "first@acme.test", is_primary: true }] }),
+  });
+  expect(signUp.status).toBe(200);
+  await page.goto(`${server.base}/console/tenants/${tenantId}#general`);
+  const general = page.locator("form[data-section=general]");
+  await general.getByLabel("Origins").fill(`${server.base}\nhttp://localhost:4999`);
+  await general.getByRole("button", { name: "Save general" }).click();
+  await expect(page.getByTestId("toast").filter({ hasText: "General saved" })).toBeVisible();
+  await page.goto(`${server.base}/console/tenants/${tenantId}/overview`);
+  await expect(page.getByRole("heading", { name: "Overview", level: 1 })).toBeVisible();
+  await expect(checklist).toHaveCount(0);
+  await expect(figures.first()).toHaveText("1");
+
   // The list shows the new tenant with its RP ID.
   await page.goto(`${server.base}/console/tenants`);
   const row = page.getByRole("row").filter({ hasText: tenantId });
-  await expect(row.getByRole("link", { name: "Acme" })).toBeVisible();
+  // A tenant's name leads to its overview.
+  await expect(row.getByRole("link", { name: "Acme" })).toHaveAttribute(
+    "href",
+    `/console/tenants/${tenantId}/overview`,
+  );
   await expect(row.getByRole("cell", { name: "localhost", exact: true })).toBeVisible();
   await context.close();
 });

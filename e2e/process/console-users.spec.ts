@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { expectAccessible } from "./browser-journey";
+import { expectAccessible, mailedCode } from "./browser-journey";
 import { enrol, pageWithAuthenticator, startConsoleServer, type ConsoleServer } from "./console-support";
 
 let server: ConsoleServer;
@@ -150,6 +150,46 @@ test("an owner creates, finds, edits and deletes a user and revokes its session"
     body: JSON.stringify({ user_id: userId }),
   });
   expect(refused.status).toBe(403);
+  // Signing in on the hosted login page (<sesame-auth>) says so in plain words, in English and German
+  // (issue 29): the code is right, the account is locked.
+  const visitor = await browser.newContext();
+  const hostedPage = await visitor.newPage();
+  for (const [lang, words] of [
+    [
+      "en",
+      { email: "Email", next: "Continue", code: "Email me a code", heading: "Enter the code we emailed you" },
+    ],
+    [
+      "de",
+      {
+        email: "E-Mail",
+        next: "Weiter",
+        code: "Code per E-Mail senden",
+        heading: "Code aus der E-Mail eingeben",
+      },
+    ],
+  ] as const) {
+    await hostedPage.goto(`${server.base}/t/${server.tenantId}/hosted/login?lang=${lang}`);
+    const auth = hostedPage.locator("sesame-auth");
+    await auth.getByLabel(words.email, { exact: true }).fill("ada@example.test");
+    const mails = server.smtp.received.filter((mail) => mail.to.includes("ada@example.test")).length;
+    await auth.getByRole("button", { name: words.next }).click();
+    const heading = auth.getByRole("heading", { name: words.heading });
+    await expect(heading.or(auth.getByRole("button", { name: words.code }))).toBeVisible();
+    if (!(await heading.isVisible())) await auth.getByRole("button", { name: words.code }).click();
+    await auth
+      .getByRole("textbox", { name: "Code" })
+      .fill(await mailedCode(server.smtp, "ada@example.test", mails));
+    await auth.getByRole("button", { name: words.next }).click();
+    await expect(
+      auth.getByText(
+        lang === "en"
+          ? "This account is locked. Contact the site's support to have it unlocked."
+          : "Dieses Konto ist gesperrt. Wenden Sie sich an den Support der Website, um es entsperren zu lassen.",
+      ),
+    ).toBeVisible();
+  }
+  await visitor.close();
   await page.getByRole("button", { name: "Unlock user" }).click();
   await expect(page.getByTestId("toast").filter({ hasText: "User unlocked" })).toBeVisible();
 

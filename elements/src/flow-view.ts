@@ -12,7 +12,7 @@ import {
   visibleInputs,
   type LocalError,
 } from "./flow-inputs";
-import { translator, type Translate } from "./i18n";
+import { errorText, translator, type Translate } from "./i18n";
 import { newVerifier, returnUrl } from "./provider-return";
 import { CSS } from "./styles";
 
@@ -107,13 +107,7 @@ export abstract class FlowView extends LitElement {
         ${t(`state.${name}`)}
       </h2>
       <div role="alert" aria-live="assertive">
-        ${
-          error
-            ? html`<p part="error" class="sesame-error">
-                ${t(`error.${error.code}`) !== `error.${error.code}` ? t(`error.${error.code}`) : error.message}
-              </p>`
-            : nothing
-        }
+        ${error ? html`<p part="error" class="sesame-error">${errorText(t, error)}</p>` : nothing}
       </div>
       <div aria-live="polite" class="sesame-visually-hidden">${this.busy ? t("text.busy") : ""}</div>
       ${
@@ -296,9 +290,7 @@ export abstract class FlowView extends LitElement {
       />
       ${
         error
-          ? html`<p id=${errorId} class="sesame-input-error" part="input-error">
-              ${t(`error.${error.code}`) !== `error.${error.code}` ? t(`error.${error.code}`) : error.message}
-            </p>`
+          ? html`<p id=${errorId} class="sesame-input-error" part="input-error">${errorText(t, error)}</p>`
           : nothing
       }`;
   }

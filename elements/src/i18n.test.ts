@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { dispatch, eventName, EVENTS, listen, type EventKey } from "./events";
-import { BUILT_IN, translator } from "./i18n";
+import { FLOW_ERRORS } from "@/lib/flows/errors";
+import { BUILT_IN, errorText, translator } from "./i18n";
 
 describe("translator", () => {
   it("has a German text for every English key, and none left in English by mistake", () => {
@@ -29,6 +30,20 @@ describe("translator", () => {
   it("fills placeholders", () => {
     expect(translator("de")("text.lastUsed", { date: "heute" })).toBe("zuletzt genutzt heute");
     expect(translator("en")("text.resendIn", {})).toBe("You can ask for a new code in {seconds} s.");
+  });
+});
+
+describe("errorText", () => {
+  it("words a locked account plainly in English and German, from the message Sesame sends (issue 29)", () => {
+    const locked = { code: FLOW_ERRORS.USER_LOCKED.code, message: FLOW_ERRORS.USER_LOCKED.message! };
+    expect(errorText(translator("en"), locked)).toBe(
+      "This account is locked. Contact the site's support to have it unlocked.",
+    );
+    expect(errorText(translator("de"), locked)).toMatch(/^Dieses Konto ist gesperrt\. Wenden Sie sich/);
+    // Any other refusal with the same code keeps the code's words; unknown codes show Sesame's message.
+    const other = { code: "operation_not_permitted_error", message: "Operation not permitted: x" };
+    expect(errorText(translator("en"), other)).toBe("This is not possible right now.");
+    expect(errorText(translator("en"), { code: "new_code", message: "As sent" })).toBe("As sent");
   });
 });
 

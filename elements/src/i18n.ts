@@ -128,6 +128,7 @@ const en = {
   "error.network_error": "Sesame cannot be reached. Check your connection and try again.",
   "error.flow_expired_error": "This took too long. Please start again.",
   "error.operation_not_permitted_error": "This is not possible right now.",
+  "error.user_locked": "This account is locked. Contact the site's support to have it unlocked.",
   "error.form_data_invalid_error": "Please check your input.",
   "error.value_missing_error": "Please fill in this field.",
   "error.value_invalid_error": "This value is not valid.",
@@ -274,6 +275,8 @@ const de = {
     "Sesame ist nicht erreichbar. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.",
   "error.flow_expired_error": "Das hat zu lange gedauert. Bitte beginnen Sie von vorn.",
   "error.operation_not_permitted_error": "Das ist gerade nicht möglich.",
+  "error.user_locked":
+    "Dieses Konto ist gesperrt. Wenden Sie sich an den Support der Website, um es entsperren zu lassen.",
   "error.form_data_invalid_error": "Bitte prüfen Sie Ihre Eingaben.",
   "error.value_missing_error": "Bitte füllen Sie dieses Feld aus.",
   "error.value_invalid_error": "Dieser Wert ist ungültig.",
@@ -319,3 +322,16 @@ export function translator(lang: string, custom: Translations = {}) {
 }
 
 export type Translate = ReturnType<typeof translator>;
+
+/**
+ * What a person reads for a flow error: the translation of its code, else Sesame's message. A locked
+ * account is Hanko's `operation_not_permitted_error` on the wire (Hanko's clients keep working) with
+ * Sesame's message "This account is locked…" (lib/flows/errors.ts, USER_LOCKED), which gets words of its
+ * own instead of the code's generic "not possible right now".
+ */
+export function errorText(t: Translate, error: { code: string; message: string }): string {
+  if (error.code === "operation_not_permitted_error" && error.message.startsWith("This account is locked"))
+    return t("error.user_locked");
+  const key = `error.${error.code}`;
+  return t(key) !== key ? t(key) : error.message;
+}

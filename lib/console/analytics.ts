@@ -123,3 +123,23 @@ export async function overviewCounts(tenantIds: string[], now: Date = new Date()
   }
   return [...counts.values()];
 }
+
+export interface TenantHeadline {
+  users: number;
+  /** Successful logins of today (UTC), every method. */
+  loginsToday: number;
+  /** Passkey adoption of the last 30 days (as on the analytics page). */
+  adoption: TenantAnalytics["adoption"];
+}
+
+/** The figures at the top of a tenant's overview: users, logins today, the passkey share. */
+export async function tenantHeadline(tenantId: string, now: Date = new Date()): Promise<TenantHeadline> {
+  const today = utcDay(now);
+  const [users, month] = await Promise.all([
+    countUsersByTenant([tenantId]),
+    tenantAnalytics(tenantId, { ...lastDays(30, now), bucket: "day" }),
+  ]);
+  const todays = month.series.find((point) => point.start === today);
+  const loginsToday = todays ? Object.values(todays.logins).reduce((sum, value) => sum + value, 0) : 0;
+  return { users: users.get(tenantId) ?? 0, loginsToday, adoption: month.adoption };
+}

@@ -20,9 +20,22 @@ import type { Tenant } from "@/lib/tenants";
 import { findUser, upsertExternalUser } from "@/lib/users";
 import { adminCall } from "@/tests/helpers/admin-api";
 import { TEST_CONTEXT, expectPublicError, sessionFor } from "@/tests/helpers/public-api";
+
+function lock(which: "lock" | "unlock", tenant: Tenant, key: string | undefined, userId: string) {
+  return adminCall(
+    (which === "lock" ? lockRoute : unlockRoute).POST,
+    `/t/${tenant.id}/admin/users/${userId}/${which}`,
+    key,
+    { method: "POST", params: { tenantId: tenant.id, userId } },
+  );
+}
 import { createTestTenant } from "@/tests/helpers/tenants";
 import * as usersRoute from "@/app/(admin-api)/t/[tenantId]/admin/users/route";
 import * as userRoute from "@/app/(admin-api)/t/[tenantId]/admin/users/[userId]/route";
+import * as lockRoute from "@/app/(admin-api)/t/[tenantId]/admin/users/[userId]/lock/route";
+import * as unlockRoute from "@/app/(admin-api)/t/[tenantId]/admin/users/[userId]/unlock/route";
+import { checkSessionToken } from "@/lib/sessions";
+import { createWebhook, listDeliveries } from "@/lib/webhooks";
 
 type Json = Record<string, unknown>;
 
@@ -515,6 +528,71 @@ describe("DELETE /t/{tenant_id}/admin/users/{user_id}", () => {
     await expectPublicError(await one("DELETE", tenant, keys.admin, foreign.id as string), 404);
     await expectPublicError(await one("DELETE", tenant, keys.admin, "nope"), 400);
     expect(await findUser(other.tenant.id, foreign.id as string)).toBeDefined();
+  });
+});
+
+describe("POST /t/{tenant_id}/admin/users/{user_id}/lock and /unlock (issue 29)", () => {
+  it("locks (ending the sessions, refusing sign-ins) and unlocks, audited and sent as user.update", async () => {
+    const { tenant, keys } = await adminTenant();
+    const created = await createUser(tenant, keys.admin);
+    const id = created.id as string;
+    const webhook = await createWebhook(
+      tenant.id,
+      { callback: "https://93.184.215.14/hooks", events: ["user.update"] },
+      TEST_CONTEXT,
+    );
+    const user = (await findUser(tenant.id, id))!;
+    const token = await sessionFor(tenant, user);
+
+    const locked = await lock("lock", tenant, keys.admin, id);
+    expect(locked.status).toBe(200);
+    // Hanko's User, unchanged in shape.
+    expect((await locked.json()) as Json).toEqual({ ...created, updated_at: expect.stringMatching(ISO) });
+    expect((await findUser(tenant.id, id))!.lockedAt).toBeInstanceOf(Date);
+    expect(await checkSessionToken(tenant, token)).toBeUndefined();
+    await expect(sessionFor(tenant, user)).rejects.toMatchObject({ code: "USER_LOCKED" });
+    // Again: nothing changes, nothing is recorded.
+    expect((await lock("lock", tenant, keys.admin, id)).status).toBe(200);
+
+    const unlocked = await lock("unlock", tenant, keys.admin, id);
+    expect(unlocked.status).toBe(200);
+    expect((await findUser(tenant.id, id))!.lockedAt).toBeNull();
+    expect(await checkSessionToken(tenant, await sessionFor(tenant, user))).toBeDefined();
+
+    const audit = await listAuditEvents(tenant.id, { limit: 50 });
+    const events = audit.items.filter((e) => e.type === "user.locked" || e.type === "user.unlocked");
+    expect(events.map((e) => e.type).sort()).toEqual(["user.locked", "user.unlocked"]);
+    for (const event of events) {
+      expect(event).toMatchObject({ actor: expect.stringMatching(/^api_key:/), details: { userId: id } });
+    }
+    const { deliveries } = await listDeliveries(tenant.id, webhook.webhook.id, { page: 1, perPage: 10 });
+    expect(deliveries.map(({ event }) => event.event)).toEqual(["user.update", "user.update"]);
+  });
+
+  it("answers 400 for a non-UUID id, 404 for unknown, other tenant's and Passkey API users, 401 without the key", async () => {
+    const { tenant, keys } = await adminTenant();
+    const other = await adminTenant();
+    const foreign = await createUser(other.tenant, other.keys.admin);
+    const mine = await createUser(tenant, keys.admin);
+    const external = await upsertExternalUser(tenant.id, {
+      externalId: "ext-lock",
+      username: "x",
+      displayName: "",
+      icon: null,
+    });
+    for (const which of ["lock", "unlock"] as const) {
+      await expectPublicError(await lock(which, tenant, keys.admin, "nope"), 400);
+      await expectPublicError(await lock(which, tenant, keys.admin, "1' or '1'='1"), 400);
+      for (const id of [randomUUID(), foreign.id as string, external.id]) {
+        await expectPublicError(await lock(which, tenant, keys.admin, id), 404);
+      }
+      for (const key of [undefined, keys.passkey, keys.authenticator, other.keys.admin]) {
+        await expectPublicError(await lock(which, tenant, key, mine.id as string), 401);
+      }
+    }
+    expect((await findUser(other.tenant.id, foreign.id as string))!.lockedAt).toBeNull();
+    expect((await findUser(tenant.id, mine.id as string))!.lockedAt).toBeNull();
+    expect((await findUser(tenant.id, external.id))!.lockedAt).toBeNull();
   });
 });
 

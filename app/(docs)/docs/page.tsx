@@ -1,22 +1,33 @@
 import Link from "next/link";
+import { DocsOverview } from "@/components/docs/guides";
 import { RedocView } from "@/components/docs/redoc-view";
 import { SURFACE_DOCUMENTS, documentedSurfaces } from "@/lib/openapi";
 
-export const metadata = { title: "Sesame API reference" };
+export const metadata = { title: "Sesame docs" };
 
+/**
+ * `/docs`: an overview with a quick start per surface; `/docs?api=<surface>` renders that surface's
+ * OpenAPI document (Redoc, served from Sesame itself).
+ */
 export default async function DocsPage({ searchParams }: { searchParams: Promise<{ api?: string }> }) {
   const surfaces = documentedSurfaces();
   const requested = (await searchParams).api;
-  const current = surfaces.find((surface) => surface === requested) ?? surfaces[0] ?? "health";
+  const current = surfaces.find((surface) => surface === requested);
+  const title = (surface: string) =>
+    SURFACE_DOCUMENTS[surface as keyof typeof SURFACE_DOCUMENTS]?.title ?? surface;
 
   return (
     <main className="min-h-screen bg-white">
       <nav
-        aria-label="API surfaces"
+        aria-label="Docs"
         className="flex flex-wrap items-center gap-2 border-b border-slate-200 px-6 py-3"
       >
-        <Link href="/" className="mr-4 font-semibold text-slate-900">
-          Sesame API reference
+        <Link
+          href="/docs"
+          aria-current={current === undefined ? "page" : undefined}
+          className={`mr-2 rounded px-3 py-1 font-semibold ${current === undefined ? "bg-slate-900 text-white" : "text-slate-900 hover:bg-slate-100"}`}
+        >
+          Sesame docs
         </Link>
         {surfaces.map((surface) => (
           <Link
@@ -25,14 +36,22 @@ export default async function DocsPage({ searchParams }: { searchParams: Promise
             aria-current={surface === current ? "page" : undefined}
             className={`rounded px-3 py-1 text-sm ${surface === current ? "bg-slate-900 text-white" : "text-slate-700 hover:bg-slate-100"}`}
           >
-            {SURFACE_DOCUMENTS[surface]?.title.replace(/^Sesame /, "")}
+            {title(surface).replace(/^Sesame /, "")}
           </Link>
         ))}
-        <a href={`/openapi/${current}.json`} className="ml-auto text-sm text-slate-600 underline">
-          {current}.json
-        </a>
+        {current ? (
+          <a href={`/openapi/${current}.json`} className="ml-auto text-sm text-slate-600 underline">
+            {current}.json
+          </a>
+        ) : null}
       </nav>
-      <RedocView specUrl={`/openapi/${current}.json`} />
+      {current ? (
+        <RedocView specUrl={`/openapi/${current}.json`} />
+      ) : (
+        <DocsOverview
+          references={surfaces.map((surface) => ({ href: `/docs?api=${surface}`, label: title(surface) }))}
+        />
+      )}
     </main>
   );
 }

@@ -178,3 +178,42 @@ export const deleteUser = defineContract({
   params: userParams,
   responses: { "204": { description: "Deleted" }, ...platformErrors(400, 401, 404, 500) },
 });
+
+const lockDescription = (locked: boolean) =>
+  (locked
+    ? "Locks the user: their sessions end at once and every sign-in is refused (403 `USER_LOCKED` on the " +
+      "public and flow APIs, the hosted pages and the elements, Passkey API logins, UAF requests) until " +
+      "they are unlocked. "
+    : "Unlocks a locked user: they may sign in again. ") +
+  "A Sesame extension (Hanko's admin API has no lock); the same operation as the console's. Setting the " +
+  "state the user has changes nothing. Audited as `user.locked` / `user.unlocked`, sent as the webhook " +
+  "`user.update`. No body; answers the admin User (which, as Hanko's, carries no lock field). An unknown " +
+  "user, another tenant's or a Passkey API user is 404.";
+
+export const lockUser = defineContract({
+  surface: "admin",
+  method: "POST",
+  path: "/t/{tenantId}/admin/users/{userId}/lock",
+  operationId: "lockUser",
+  summary: "Lock a user",
+  description: lockDescription(true),
+  tags: ["Users"],
+  auth: { kind: "admin-key" },
+  loadsTenant: true,
+  params: userParams,
+  responses: { "200": json("The user", AdminUserSchema), ...platformErrors(400, 401, 404, 500) },
+});
+
+export const unlockUser = defineContract({
+  surface: "admin",
+  method: "POST",
+  path: "/t/{tenantId}/admin/users/{userId}/unlock",
+  operationId: "unlockUser",
+  summary: "Unlock a user",
+  description: lockDescription(false),
+  tags: ["Users"],
+  auth: { kind: "admin-key" },
+  loadsTenant: true,
+  params: userParams,
+  responses: { "200": json("The user", AdminUserSchema), ...platformErrors(400, 401, 404, 500) },
+});

@@ -80,7 +80,7 @@ export default async function OverviewPage() {
                 <tr key={tenant.id} data-testid={`overview-${tenant.id}`}>
                   <Td>
                     <Link
-                      href={`/console/tenants/${tenant.id}`}
+                      href={`/console/tenants/${tenant.id}/overview`}
                       className="font-medium text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300"
                     >
                       {tenant.name}

@@ -26,6 +26,7 @@ export default async function TenantLayout({
         label="Tenant"
         variant="tabs"
         links={[
+          { href: `${base}/overview`, label: "Overview" },
           { href: base, label: "Settings" },
           { href: `${base}/keys`, label: "API & signing keys" },
           { href: `${base}/users`, label: "Users" },

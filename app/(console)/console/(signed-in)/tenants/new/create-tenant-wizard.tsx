@@ -1,10 +1,10 @@
 "use client";
 
-import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { useConsoleAction } from "@/components/console/client";
 import { Button, Card, FormField, cx, fieldProps } from "@/components/console/ui";
 import { checkTenantAction, createTenantAction } from "./actions";
+import { NextSteps, type CreatedTenant } from "./next-steps";
 
 const STEPS = ["Name", "Relying party", "Sign-in methods"] as const;
 
@@ -26,6 +26,7 @@ function stepOf(path: string): number {
 /**
  * Name → relying party → sign-in methods, then one server action validated with the schema of
  * `tenant create`. Errors go next to their field; the wizard returns to the first step that has one.
+ * It ends on the "next steps" panel with the API keys made with the tenant (shown this once).
  */
 export function CreateTenantWizard({
   sesameOrigin,
@@ -34,7 +35,7 @@ export function CreateTenantWizard({
   sesameOrigin: string;
   sesameHost: string;
 }) {
-  const router = useRouter();
+  const [created, setCreated] = useState<CreatedTenant | undefined>();
   const [step, setStep] = useState(0);
   const [name, setName] = useState("");
   const [rpName, setRpName] = useState("");
@@ -48,7 +49,7 @@ export function CreateTenantWizard({
   });
   const create = useConsoleAction(createTenantAction, {
     success: "Tenant created",
-    onSuccess: ({ id }) => router.push(`/console/tenants/${id}`),
+    onSuccess: (tenant) => setCreated(tenant),
   });
   const check = useConsoleAction(checkTenantAction);
   const pending = create.pending || check.pending;
@@ -97,6 +98,7 @@ export function CreateTenantWizard({
     if (steps.length > 0) setStep(Math.min(...steps));
   };
 
+  if (created) return <NextSteps tenant={created} sesameOrigin={sesameOrigin} />;
   return (
     <Card className="max-w-2xl">
       <ol className="mb-6 flex flex-wrap gap-x-4 gap-y-2 text-sm" aria-label="Steps">
