@@ -73,15 +73,19 @@ const signInUrl = () =>
  * once React has rendered the errors.
  */
 export function focusFirstInvalid(): void {
-  // Two frames: the first lets React commit the errors (and a wizard show the step that holds them).
-  requestAnimationFrame(() =>
-    requestAnimationFrame(() => {
-      const field = document.querySelector<HTMLElement>('[aria-invalid="true"]');
-      if (!field) return;
-      field.focus({ preventScroll: true });
-      field.scrollIntoView({ block: "center", behavior: "smooth" });
-    }),
-  );
+  // React commits the errors (and a wizard shows the step that holds them) in a later frame, later still on a
+  // busy machine: look each frame for up to a second.
+  let frames = 60;
+  const attempt = () => {
+    const field = document.querySelector<HTMLElement>('[aria-invalid="true"]');
+    if (!field) {
+      if (--frames > 0) requestAnimationFrame(attempt);
+      return;
+    }
+    field.focus({ preventScroll: true });
+    field.scrollIntoView({ block: "center", behavior: "smooth" });
+  };
+  requestAnimationFrame(attempt);
 }
 
 /** What server actions answer (lib/console/guard.ts ActionResult). */

@@ -32,6 +32,8 @@ const keyRows = (page: Page, name: string) => page.getByTestId("api-key-row").fi
 test("keys, operators and the operator's account: owner can, viewer sees but is refused on the server", async ({
   browser,
 }) => {
+  // Three browsers, two enrolments and a dozen pages: ~50 s on a busy two-core machine.
+  test.setTimeout(120_000);
   const keysUrl = `${server.base}/console/tenants/${server.tenantId}/keys`;
   const ownerContext = await browser.newContext();
   const owner = await pageWithAuthenticator(ownerContext);
@@ -185,7 +187,10 @@ test("the home page leads to the console, the docs and the demos, at 375 px and 
     "href",
     `${server.base}/console`,
   );
-  await expect(page.getByRole("link", { name: "Read the API reference" })).toHaveAttribute("href", "/docs");
+  await expect(page.getByRole("link", { name: "Read the guides and API reference" })).toHaveAttribute(
+    "href",
+    "/docs",
+  );
   await expect(page.getByRole("link", { name: "Passkeys demo", exact: true })).toHaveAttribute(
     "href",
     "/examples/passkeys",
