@@ -64,8 +64,8 @@ export default async function Home() {
     {
       step: "2 · Integrate",
       href: "/docs",
-      title: "Read the API reference",
-      note: "Every surface, generated from the code: endpoints, schemas and errors.",
+      title: "Read the guides and API reference",
+      note: "A quick start per surface, then every endpoint, schema and error, generated from the code.",
     },
     {
       step: "3 · Try",

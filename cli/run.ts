@@ -9,6 +9,7 @@ import { OAUTH_CLIENT_COMMANDS } from "./commands/oauth-client";
 import { samlAdd, samlList, samlRemove, samlUpdate } from "./commands/saml";
 import { tenantCreate, tenantList, tenantUpdate } from "./commands/tenant";
 import { THIRD_PARTY_COMMANDS } from "./commands/thirdparty";
+import { USER_COMMANDS } from "./commands/user";
 import type { Command } from "./commands/command";
 import { UsageError } from "./output";
 
@@ -25,6 +26,7 @@ const COMMANDS: Command[] = [
   operatorList,
   operatorRemove,
   operatorRecover,
+  ...USER_COMMANDS,
   ...THIRD_PARTY_COMMANDS,
   samlList,
   samlAdd,

@@ -43,10 +43,10 @@ test.describe("API reference at /docs", () => {
     ).toBeVisible();
   });
 
-  test("the home page links to the API reference", async ({ page }) => {
+  test("the home page links to the guides and API reference", async ({ page }) => {
     await page.goto("/");
     await expect(page.getByRole("heading", { name: "Sesame" })).toBeVisible();
-    await page.getByRole("link", { name: "API reference" }).click();
+    await page.getByRole("link", { name: "Read the guides and API reference" }).click();
     await expect(page).toHaveURL(/\/docs/);
   });
 });
