@@ -176,6 +176,44 @@ export const hankoEventCount = (page: Page, type: string) =>
     type,
   );
 
+/** The flow states <hanko-auth> on the hanko-elements demo page has reached since it loaded. */
+export const statesSeen = (page: Page) =>
+  page.evaluate(() =>
+    (window.__hankoEvents ?? [])
+      .filter((event) => event.type === "hanko-after-state-change")
+      .map((event) => String(event.detail)),
+  );
+
+/**
+ * Runs `start` (which makes Hanko's element start a flow) and waits until that flow has settled in state
+ * `name`. Hanko's element dispatches a new flow's first state twice: at once, and again 500 ms later (a
+ * `setTimeout` in its init), which repaints that first page. A user takes longer than that; a test that
+ * acts sooner loses its step.
+ */
+export async function startFlow(page: Page, name: string, start: () => Promise<unknown>): Promise<void> {
+  const before = (await statesSeen(page)).length;
+  await start();
+  await expect
+    .poll(async () => (await statesSeen(page)).slice(before).filter((state) => state === name).length)
+    .toBeGreaterThanOrEqual(2);
+}
+
+/** Types the newest passcode mailed to `email` into Hanko's element's six digit fields. */
+export async function enterPasscode(
+  smtp: TestSmtpServer,
+  element: Locator,
+  email: string,
+  after: number,
+): Promise<void> {
+  await expect(element.getByRole("heading", { name: "Enter passcode" })).toBeVisible();
+  const code = await mailedCode(smtp, email, after);
+  // One digit per box (the element re-renders them while its resend countdown runs, so each is looked up
+  // again); it submits once all six are in.
+  for (const [index, digit] of [...code].entries()) {
+    await element.getByLabel(`passcode-digit-${index + 1}`).fill(digit);
+  }
+}
+
 /** The sesame-elements demo page's recorded events of one type (`sesame-auth-success` …), with details. */
 export const sesameEventsOf = (page: Page, type: string) =>
   page.evaluate(

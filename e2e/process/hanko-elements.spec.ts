@@ -1,8 +1,10 @@
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import {
   hankoEventCount,
   addAuthenticator,
-  mailedCode,
+  enterPasscode,
+  startFlow,
+  statesSeen,
   passkeysOf,
   sessionOf,
   startJourneyServer,
@@ -40,28 +42,6 @@ test.afterAll(async () => {
   await journey?.stop();
 });
 
-/** The flow states the element has reached since the page loaded (`hanko-after-state-change`). */
-const statesSeen = (page: Page) =>
-  page.evaluate(() =>
-    (window.__hankoEvents ?? [])
-      .filter((event) => event.type === "hanko-after-state-change")
-      .map((event) => String(event.detail)),
-  );
-
-/**
- * Runs `start` (which makes the element start a flow) and waits until that flow has settled in state
- * `name`. Hanko's element dispatches a new flow's first state twice: at once, and again 500 ms later (a
- * `setTimeout` in its init), which repaints that first page. A user takes longer than that; a test that
- * acts sooner loses its step.
- */
-async function startFlow(page: Page, name: string, start: () => Promise<unknown>): Promise<void> {
-  const before = (await statesSeen(page)).length;
-  await start();
-  await expect
-    .poll(async () => (await statesSeen(page)).slice(before).filter((state) => state === name).length)
-    .toBeGreaterThanOrEqual(2);
-}
-
 const validateSession = (page: Page) => sessionOf(page, tenantId);
 const listPasskeys = (page: Page) => passkeysOf(page, tenantId);
 
@@ -81,17 +61,6 @@ async function logOut(page: Page, count: number): Promise<void> {
   await expect(page.getByRole("status")).toHaveText("Logged out");
   await expect.poll(() => hankoEventCount(page, "hanko-user-logged-out")).toBe(count);
   expect((await validateSession(page)).is_valid).toBe(false);
-}
-
-/** Types the newest passcode mailed to `email` into the element's six digit fields. */
-async function enterPasscode(page: Page, element: Locator, email: string, after: number): Promise<void> {
-  await expect(element.getByRole("heading", { name: "Enter passcode" })).toBeVisible();
-  const code = await mailedCode(journey.smtp, email, after);
-  // One digit per box (the element re-renders them while its resend countdown runs, so each is looked up
-  // again); it submits once all six are in.
-  for (const [index, digit] of [...code].entries()) {
-    await element.getByLabel(`passcode-digit-${index + 1}`).fill(digit);
-  }
 }
 
 test("an unmodified <hanko-auth>/<hanko-profile> 2.7.0 signs up, logs in with a passkey and a passcode, and manages passkeys", async ({
@@ -133,7 +102,7 @@ test("an unmodified <hanko-auth>/<hanko-profile> 2.7.0 signs up, logs in with a 
     await expect(auth.getByRole("heading", { name: "Create account" })).toBeVisible();
     await auth.getByLabel("Email").fill(email);
     await auth.getByRole("button", { name: "Continue" }).click();
-    await enterPasscode(page, auth, email, 0);
+    await enterPasscode(journey.smtp, auth, email, 0);
     await expect(auth.getByRole("heading", { name: "Create a passkey" })).toBeVisible();
     await auth.getByRole("button", { name: "Create a passkey" }).click();
     const session = await expectSignedIn(page, 1);
@@ -176,7 +145,7 @@ test("an unmodified <hanko-auth>/<hanko-profile> 2.7.0 signs up, logs in with a 
     // The user has a passkey too: the element lets them choose (login_method_chooser); take the code.
     await expect(auth.getByRole("heading", { name: "Select login method" })).toBeVisible();
     await auth.getByRole("button", { name: "Passcode" }).click();
-    await enterPasscode(page, auth, email, 1);
+    await enterPasscode(journey.smtp, auth, email, 1);
     const session = await expectSignedIn(page, 3, userId);
     expect(session.claims?.amr).toContain("otp");
   });

@@ -2,28 +2,47 @@ import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page, type Request } from "@playwright/test";
 import { createRemoteJWKSet, jwtVerify } from "jose";
 import * as client from "openid-client";
 import {
   addAuthenticator,
   createAccountWithCode,
+  enterPasscode,
+  hankoEventCount,
+  startFlow,
   startJourneyServer,
   type JourneyServer,
 } from "./browser-journey";
+import { startNextAuthApp, type NextAuthApp } from "./next-auth-rp";
 
 /**
  * Sesame as the OpenID Provider of a real relying party: openid-client (in this process) with its
  * redirect and back-channel logout URIs on a loopback server, and Chromium with a CDP virtual
  * authenticator. Code + PKCE through the hosted login (sign-up with a mailed code and a passkey), tokens,
  * UserInfo, refresh, RP-initiated logout with its back-channel logout token, then a passkey sign-in
- * (autofill) for a new code. One server for the whole file.
+ * (autofill) for a new code. Then a small next-auth 4 app as the relying party: a passkey sign-up through
+ * the hosted login, and single sign-on for a user signed in with Hanko's <hanko-auth>. One server for the
+ * whole file.
  */
 
 let journey: JourneyServer;
 let rp: { url: string; logouts: string[]; close(): Promise<void> };
 let config: client.Configuration;
 let issuer: string;
+let adminKey: string;
+let nextAuth: NextAuthApp | undefined;
+
+/** Registers an OAuth client with the admin API; its id and secret. */
+async function registerClient(body: Record<string, unknown>) {
+  const res = await fetch(`${issuer}/admin/oauth/clients`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${adminKey}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  expect(res.status, await res.clone().text()).toBe(201);
+  return (await res.json()) as { client_id: string; client_secret: string };
+}
 
 /** The relying party's loopback server: its pages answer "ok"; back-channel logout tokens are kept. */
 async function startRelyingParty() {
@@ -62,20 +81,15 @@ test.beforeAll(async () => {
   const demo = JSON.parse(fs.readFileSync(path.join(journey.dataDir, "demo-keys.json"), "utf8")) as {
     keys: { admin: string };
   };
-  const res = await fetch(`${issuer}/admin/oauth/clients`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${demo.keys.admin}`, "content-type": "application/json" },
-    body: JSON.stringify({
-      client_name: "Loopback RP",
-      redirect_uris: [`${rp.url}/callback`],
-      post_logout_redirect_uris: [`${rp.url}/signed-out`],
-      grant_types: ["authorization_code", "refresh_token"],
-      backchannel_logout_uri: `${rp.url}/backchannel-logout`,
-      first_party: true,
-    }),
+  adminKey = demo.keys.admin;
+  const created = await registerClient({
+    client_name: "Loopback RP",
+    redirect_uris: [`${rp.url}/callback`],
+    post_logout_redirect_uris: [`${rp.url}/signed-out`],
+    grant_types: ["authorization_code", "refresh_token"],
+    backchannel_logout_uri: `${rp.url}/backchannel-logout`,
+    first_party: true,
   });
-  expect(res.status, await res.clone().text()).toBe(201);
-  const created = (await res.json()) as { client_id: string; client_secret: string };
   config = await client.discovery(
     new URL(issuer),
     created.client_id,
@@ -88,6 +102,7 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await journey?.stop();
   await rp?.close();
+  await nextAuth?.close();
 });
 
 /**
@@ -193,4 +208,95 @@ test("openid-client signs in with code + PKCE through the hosted login (passkey)
     expect(claims.sid).not.toBe(sid);
     expect(claims.amr).toContain("hwk");
   });
+});
+
+/** The next-auth app, registered as a client of the tenant (first-party: no consent page) once per file. */
+async function nextAuthApp(): Promise<NextAuthApp> {
+  if (nextAuth) return nextAuth;
+  // The app's port is its redirect URI's: start it, then register it.
+  const registration: { client?: { client_id: string; client_secret: string } } = {};
+  const app = await startNextAuthApp({ issuer, client: () => registration.client! });
+  registration.client = await registerClient({
+    client_name: "next-auth app",
+    redirect_uris: [`${app.url}/api/auth/callback/sesame`],
+    first_party: true,
+  });
+  nextAuth = app;
+  return app;
+}
+
+/** Starts next-auth's sign-in with Sesame from its own sign-in page; the navigations (redirects included). */
+async function signInToNextAuth(page: Page, app: NextAuthApp, signIn: () => Promise<void>) {
+  const visited: string[] = [];
+  const record = (request: Request) => {
+    if (request.isNavigationRequest()) visited.push(request.url());
+  };
+  page.on("request", record);
+  await page.goto(`${app.url}/api/auth/signin`);
+  await page.getByRole("button", { name: "Sign in with Sesame" }).click();
+  await signIn();
+  await page.waitForURL((landed) => landed.href.startsWith(app.url) && !landed.pathname.startsWith("/api/"));
+  page.off("request", record);
+  // next-auth's own session, from its cookie: the user Sesame's ID token named.
+  const session = (await (await page.request.get(`${app.url}/api/auth/session`)).json()) as {
+    user?: { email?: string };
+  };
+  return { visited, session };
+}
+
+test("a next-auth app signs in with Sesame as its OpenID provider: a passkey sign-up through the hosted login", async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const app = await nextAuthApp();
+  const page = await (await browser.newContext()).newPage();
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("WebAuthn.enable");
+  await addAuthenticator(cdp);
+  const email = `next-auth-${Date.now()}@example.com`;
+  const auth = page.locator("sesame-auth");
+
+  const { visited, session } = await signInToNextAuth(page, app, async () => {
+    await page.waitForURL(/\/hosted\/login\?/);
+    await createAccountWithCode(auth, journey.smtp, email);
+    await auth.getByRole("button", { name: "Create a passkey" }).click();
+  });
+  expect(visited.some((seen) => seen.startsWith(`${issuer}/oauth/authorize?`))).toBe(true);
+  expect(session.user?.email).toBe(email);
+  await page.context().close();
+});
+
+test("signed in with Hanko's <hanko-auth>, the next-auth app's sign-in asks for nothing more (single sign-on)", async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const app = await nextAuthApp();
+  const page = await (await browser.newContext()).newPage();
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("WebAuthn.enable");
+  const authenticatorId = await addAuthenticator(cdp);
+  const email = `hanko-auth-${Date.now()}@example.com`;
+  const auth = page.locator("hanko-auth");
+
+  // Sign up with the unmodified <hanko-auth> on the tenant (passcode, then a passkey): its session cookie.
+  await startFlow(page, "login_init", () => page.goto(`${journey.base}/examples/hanko-elements`));
+  await startFlow(page, "registration_init", () =>
+    auth.getByRole("button", { name: "Create account" }).click(),
+  );
+  await auth.getByLabel("Email").fill(email);
+  await auth.getByRole("button", { name: "Continue" }).click();
+  await enterPasscode(journey.smtp, auth, email, 0);
+  await auth.getByRole("button", { name: "Create a passkey" }).click();
+  await expect.poll(() => hankoEventCount(page, "hanko-session-created")).toBe(1);
+
+  // Only that session can sign the user in now: the passkey's authenticator is gone.
+  await cdp.send("WebAuthn.removeVirtualAuthenticator", { authenticatorId });
+
+  // The session cookie is SameSite=Strict (Hanko's default), so the authorization request, a navigation
+  // from another site, does not carry it: the hosted login finds the session and goes on by itself.
+  const { visited, session } = await signInToNextAuth(page, app, async () => undefined);
+  expect(visited.some((seen) => seen.startsWith(`${issuer}/oauth/authorize?`))).toBe(true);
+  expect(visited.filter((seen) => seen.startsWith(`${issuer}/oauth/interaction/`)).length).toBeGreaterThan(0);
+  expect(session.user?.email).toBe(email);
+  await page.context().close();
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_BRANDING } from "@/lib/settings/defaults";
 import { contrastRatio, hostedBranding, readableOn } from "./branding";
 import { pickLang, preferredLang } from "./lang";
-import { firstValue, hostedPath, isHostedPage } from "./paths";
+import { firstValue, hostedPath, isHostedPage, isOpenIdInteraction } from "./paths";
 
 const ID = "0b6a5f3e-5c1d-4b8e-9a4f-2f3c4d5e6f70";
 
@@ -52,6 +52,18 @@ describe("hosted page paths", () => {
     expect(isHostedPage(`http://localhost:3000/t/${ID}/hosted/logout`, ID, "logout")).toBe(true);
     expect(isHostedPage(`/t/${ID}/hosted/login`, ID, "logout")).toBe(false);
     expect(isHostedPage("https://app.test/", ID, "login")).toBe(false);
+  });
+
+  it("recognises this tenant's OpenID Provider interactions, on this origin only", () => {
+    expect(isOpenIdInteraction(`/t/${ID}/oauth/interaction/AbC-123`, ID)).toBe(true);
+    expect(isOpenIdInteraction(`/t/${ID}/oauth/interaction/`, ID)).toBe(true);
+    expect(isOpenIdInteraction(`/t/${ID}/oauth/authorize`, ID)).toBe(false);
+    expect(isOpenIdInteraction(`/t/00000000-0000-4000-8000-000000000000/oauth/interaction/x`, ID)).toBe(
+      false,
+    );
+    expect(isOpenIdInteraction(`https://app.test/t/${ID}/oauth/interaction/x`, ID)).toBe(false);
+    expect(isOpenIdInteraction(`//evil.test/t/${ID}/oauth/interaction/x`, ID)).toBe(false);
+    expect(isOpenIdInteraction(`/t/${ID}/hosted/profile`, ID)).toBe(false);
   });
 
   it("takes the first of repeated query values", () => {

@@ -19,6 +19,20 @@ export function firstValue(value: string | string[] | undefined): string | undef
   return Array.isArray(value) ? value[0] : value;
 }
 
+/**
+ * Whether `target` is one of this tenant's OpenID Provider interactions (lib/openid: `/t/{tenant_id}/oauth/
+ * interaction/{uid}`, a path on this origin), which signs the browser in from its Sesame session by itself.
+ */
+export function isOpenIdInteraction(target: string, tenantId: string): boolean {
+  if (!target.startsWith("/") || target.startsWith("//")) return false; // on this origin only
+  try {
+    const path = new URL(target, "https://sesame.invalid").pathname.toLowerCase();
+    return path.startsWith(`/t/${encodeURIComponent(tenantId)}/oauth/interaction/`.toLowerCase());
+  } catch {
+    return false;
+  }
+}
+
 /** Whether `target` (a path or absolute URL) is this tenant's hosted `page`, whatever its query. */
 export function isHostedPage(target: string, tenantId: string, page: HostedPage): boolean {
   try {

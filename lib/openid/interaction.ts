@@ -117,6 +117,8 @@ export async function continueInteraction(
     const locale =
       typeof details.params.ui_locales === "string" ? details.params.ui_locales.split(" ")[0] : undefined;
     if (locale === "en" || locale === "de") login.set("lang", locale);
+    // A new login was asked for (prompt=login, max_age): the hosted login must not go on with the session.
+    if (fresh) login.set("prompt", "login");
     return redirect(`/t/${tenant.id}/hosted/login?${login}`);
   }
 

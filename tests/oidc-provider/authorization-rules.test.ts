@@ -136,6 +136,8 @@ describe("OpenID Provider: authorization request rules", () => {
     expect(login.searchParams.get("redirect_to")).toMatch(
       new RegExp(`^/t/${setup.tenant.id}/oauth/interaction/`),
     );
+    // No new login was asked for: the hosted login may go on with a session the browser has there.
+    expect(login.searchParams.has("prompt")).toBe(false);
   });
 
   it("answers prompt=none without a session with login_required", async () => {
@@ -156,6 +158,8 @@ describe("OpenID Provider: authorization request rules", () => {
     for (const params of [{ prompt: "login" }, { max_age: "0" }]) {
       const { landed } = await landAt(setup, await authUrl(setup, params));
       expect(new URL(landed).pathname).toBe(`/t/${setup.tenant.id}/hosted/login`);
+      // The hosted login must ask for the sign-in even though the browser has a session.
+      expect(new URL(landed).searchParams.get("prompt")).toBe("login");
     }
     // Without either, the same browser goes straight back with a code.
     const { query } = await landAt(setup, await authUrl(setup, {}));

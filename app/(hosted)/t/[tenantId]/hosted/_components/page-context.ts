@@ -22,6 +22,8 @@ export interface HostedPageContext {
   redirectTo: string | undefined;
   /** `login_hint` (OpenID Connect): the login's identifier field starts with it. */
   loginHint: string | undefined;
+  /** `prompt=login`: the user must sign in again, even with a session (OpenID Connect `prompt`, `max_age`). */
+  promptLogin: boolean;
   t: HostedMessages;
 }
 
@@ -43,6 +45,7 @@ export async function hostedPageContext(
     langQuery: isHostedLang(requested) ? requested : undefined,
     redirectTo: firstValue(search.redirect_to),
     loginHint: firstValue(search.login_hint)?.slice(0, 256),
+    promptLogin: firstValue(search.prompt) === "login",
     t: messages(lang),
   };
 }

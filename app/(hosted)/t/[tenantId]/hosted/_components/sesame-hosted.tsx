@@ -40,6 +40,8 @@ type Props =
       redirectTo: string;
       /** Prefills the login's identifier (OpenID Connect `login_hint`). */
       loginHint?: string;
+      /** A browser with a valid session goes on to `redirectTo` without signing in again. */
+      continueSignedIn?: boolean;
     }
   | {
       view: "profile";
@@ -75,6 +77,7 @@ export function SesameHosted(props: Props) {
   const [confirmed, setConfirmed] = useState(false);
   const redirectTo = props.view === "profile" ? null : props.redirectTo;
   const loginUrl = props.view === "login" ? null : props.loginUrl;
+  const continueSignedIn = props.view === "login" && props.continueSignedIn === true;
 
   // Login: a successful login or registration continues to the (server-checked) redirect target.
   useEffect(() => {
@@ -118,7 +121,16 @@ export function SesameHosted(props: Props) {
         return;
       }
       if (view === "login") {
-        if (active) setState({ name: "ready", sesame });
+        const session = continueSignedIn
+          ? await sesame.validateSession().catch(() => ({ is_valid: false }))
+          : { is_valid: false };
+        if (!active) return;
+        if (session.is_valid && redirectTo) {
+          setState({ name: "redirecting" });
+          window.location.replace(redirectTo);
+        } else {
+          setState({ name: "ready", sesame });
+        }
         return;
       }
       if (view === "profile") {
@@ -160,7 +172,7 @@ export function SesameHosted(props: Props) {
     return () => {
       active = false;
     };
-  }, [tenantId, lang, view, redirectTo, loginUrl, askFirst, confirmed, attempt]);
+  }, [tenantId, lang, view, redirectTo, loginUrl, continueSignedIn, askFirst, confirmed, attempt]);
 
   const signOut = useCallback(() => {
     setState({ name: "loading" });
