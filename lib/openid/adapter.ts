@@ -2,7 +2,7 @@ import { errors } from "oidc-provider";
 import { authenticateApiKey } from "@/lib/api-keys";
 import { seal, sha256Hex, unseal } from "@/lib/crypto";
 import { UUID_PATTERN } from "@/lib/tenants";
-import { checkRedirectUris, hashClientSecret } from "./client-rules";
+import { checkRedirectUris, hashClientSecret, logoutUriRefusal } from "./client-rules";
 import {
   consumeModel,
   deleteGrantModels,
@@ -50,6 +50,8 @@ export class DatabaseAdapter {
     if (this.kind === "Client") {
       // Only dynamic registration writes clients through here: a new secret in clear text.
       checkRedirectUris(payload);
+      const problem = await logoutUriRefusal(payload.backchannel_logout_uri);
+      if (problem) throw new errors.InvalidClientMetadata(`backchannel_logout_uri ${problem}`);
       const metadata = { ...payload };
       if (typeof metadata.client_secret === "string") {
         metadata.client_secret = hashClientSecret(metadata.client_secret);
