@@ -200,13 +200,36 @@ test("openid-client signs in with code + PKCE through the hosted login (passkey)
     });
   });
 
+  let again: Awaited<ReturnType<typeof authorizationCode>> | undefined;
   await test.step("sign in again with the passkey (autofill): a new session for the same user", async () => {
     // The hosted login's conditional UI finds the passkey and signs in by itself.
-    const tokens = await authorizationCode(page, async () => undefined);
-    const claims = tokens.claims()!;
+    again = await authorizationCode(page, async () => undefined);
+    const claims = again.claims()!;
     expect(claims.sub).toBe(sub);
     expect(claims.sid).not.toBe(sid);
     expect(claims.amr).toContain("hwk");
+  });
+
+  await test.step("the hosted logout page signs out: that session's tokens stop, a logout token goes", async () => {
+    const tokens = again!;
+    expect((await client.fetchUserInfo(config, tokens.access_token, sub)).sub).toBe(sub);
+    await page.goto(`${journey.base}/t/${journey.tenantId}/hosted/logout`);
+    await expect(page.locator("[data-hosted-view=logout]")).toHaveAttribute(
+      "data-hosted-state",
+      "signed-out",
+    );
+    await expect.poll(() => rp.logouts.length, { timeout: 20_000 }).toBe(2);
+    const { payload } = await jwtVerify(
+      rp.logouts[1]!,
+      createRemoteJWKSet(new URL(config.serverMetadata().jwks_uri!)),
+      { issuer, audience: config.clientMetadata().client_id },
+    );
+    expect(payload).toMatchObject({ sub, sid: tokens.claims()!.sid });
+    await expect(client.fetchUserInfo(config, tokens.access_token, sub)).rejects.toBeDefined();
+    expect(await client.tokenIntrospection(config, tokens.access_token)).toMatchObject({ active: false });
+    await expect(client.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({
+      error: "invalid_grant",
+    });
   });
 });
 

@@ -2,7 +2,7 @@ import { errors } from "oidc-provider";
 import { authenticateApiKey } from "@/lib/api-keys";
 import { seal, sha256Hex, unseal } from "@/lib/crypto";
 import { UUID_PATTERN } from "@/lib/tenants";
-import { checkRedirectUris, hashClientSecret } from "./client-rules";
+import { checkRedirectUris, hashClientSecret, logoutUriRefusal } from "./client-rules";
 import {
   consumeModel,
   deleteGrantModels,
@@ -18,6 +18,9 @@ import {
 type Payload = Record<string, unknown>;
 
 const SEALED_ID = "sesameSealedId";
+
+/** The kinds issued under a Sesame session, valid only while it lives. */
+const SESSION_BOUND = new Set(["AuthorizationCode", "AccessToken", "RefreshToken"]);
 const SEAL_PURPOSE = "openid-session-id";
 
 /** Seconds since the epoch, as oidc-provider counts. */
@@ -29,6 +32,9 @@ const epoch = (date: Date) => Math.floor(date.getTime() / 1000);
  * secrets, so only their SHA-256 is stored (and the payload's copy, `jti`, is dropped and restored from
  * the id presented). Consuming is one conditional UPDATE: of two concurrent redemptions of one code or
  * refresh token only one succeeds; the other revokes the whole grant (RFC 9700 §4.14) and fails.
+ * Codes, access and refresh tokens issued under a Sesame session are found only while that session is
+ * live (the check is part of the one statement that loads them), so whatever ends the session (logout,
+ * revocation, lock, deletion, expiry) ends them on every instance at once: no list of end paths to keep.
  */
 export class DatabaseAdapter {
   constructor(
@@ -44,6 +50,8 @@ export class DatabaseAdapter {
     if (this.kind === "Client") {
       // Only dynamic registration writes clients through here: a new secret in clear text.
       checkRedirectUris(payload);
+      const problem = await logoutUriRefusal(payload.backchannel_logout_uri);
+      if (problem) throw new errors.InvalidClientMetadata(`backchannel_logout_uri ${problem}`);
       const metadata = { ...payload };
       if (typeof metadata.client_secret === "string") {
         metadata.client_secret = hashClientSecret(metadata.client_secret);
@@ -55,21 +63,27 @@ export class DatabaseAdapter {
     // A session found by its uid needs its id back; sealed, since the id is the browser's cookie.
     if (this.kind === "Session" && typeof jti === "string")
       stored[SEALED_ID] = seal(jti, SEAL_PURPOSE, this.tenantId);
-    // A code names the Sesame session that issued it (`sid`, set by lib/openid/provider.ts): that session's
-    // end sends this client a logout token (lib/openid/backchannel.ts).
+    // A code, and every access and refresh token redeemed from it, names the Sesame session that issued
+    // it (`sid`, set by lib/openid/provider.ts). Bound to it, the model is found only while that session is
+    // live (store.ts, findModel); the session's end sends this client a logout token and deletes the
+    // models (lib/openid/backchannel.ts).
+    const sessionId =
+      SESSION_BOUND.has(this.kind) && typeof payload.sid === "string" && UUID_PATTERN.test(payload.sid)
+        ? payload.sid
+        : null;
     if (
       this.kind === "AuthorizationCode" &&
-      typeof payload.sid === "string" &&
-      UUID_PATTERN.test(payload.sid) &&
+      sessionId &&
       typeof payload.clientId === "string" &&
       typeof payload.accountId === "string"
     )
-      await insertSessionClient(this.tenantId, payload.sid, payload.clientId, payload.accountId);
+      await insertSessionClient(this.tenantId, sessionId, payload.clientId, payload.accountId);
     await upsertModel(this.tenantId, this.kind, this.key(id), {
       payload: stored,
       grantId: typeof payload.grantId === "string" ? payload.grantId : null,
       uid: typeof payload.uid === "string" && this.kind === "Session" ? sha256Hex(payload.uid) : null,
       accountId: typeof payload.accountId === "string" ? payload.accountId : null,
+      sessionId,
       expiresAt: typeof expiresIn === "number" ? new Date(Date.now() + expiresIn * 1000) : null,
     });
   }

@@ -1,8 +1,13 @@
 import { errors } from "oidc-provider";
 import { constantTimeEqual, sha256Hex } from "@/lib/crypto";
+import { outboundUrlRefusal } from "@/lib/webhooks";
 
 /** Hosts a plain-http redirect URI may name (RFC 8252 §7.3: loopback only). */
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/** Spaces and control characters: the URL parser drops or trims them, an exact comparison does not. */
+const hasSpaceOrControl = (value: string) =>
+  /\s/.test(value) || [...value].some((char) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f);
 
 /** Why a redirect URI is refused, or undefined when it is fine. */
 export function redirectUriProblem(value: unknown): string | undefined {
@@ -13,6 +18,7 @@ export function redirectUriProblem(value: unknown): string | undefined {
   } catch {
     return "must be an absolute URL";
   }
+  if (hasSpaceOrControl(value)) return "must not contain spaces or control characters";
   if (url.hash) return "must not have a fragment";
   if (url.username || url.password) return "must not carry user info";
   if (url.protocol === "https:") return undefined;
@@ -38,6 +44,20 @@ export function checkRedirectUris(metadata: Record<string, unknown>): void {
         throw new errors.InvalidClientMetadata(`${field}: ${String(uri).slice(0, 100)} ${problem}`);
     }
   }
+}
+
+/**
+ * Why a `backchannel_logout_uri` is refused, or undefined when there is none or it may be called: Sesame
+ * POSTs logout tokens to it from the server, so it gets the webhooks' SSRF policy (https; every address
+ * the host resolves to public; with `SESAME_WEBHOOKS_ALLOW_PRIVATE=true`, http to localhost and private
+ * addresses too; cloud metadata addresses never), checked when a client is registered or the URI
+ * changes, and again before every delivery.
+ */
+export async function logoutUriRefusal(value: unknown): Promise<string | undefined> {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "string" || value.length === 0 || value.length > 2048) return "must be a URL";
+  if (hasSpaceOrControl(value)) return "must not contain spaces or control characters";
+  return outboundUrlRefusal(value);
 }
 
 /** A client secret as stored: its SHA-256 (secrets are 256-bit random, so no slow hash is needed). */

@@ -5,7 +5,7 @@ import type { OauthClientRow } from "@/lib/db/schema";
 import { transaction } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { getTenant } from "@/lib/tenants";
-import { checkRedirectUris, hashClientSecret } from "./client-rules";
+import { checkRedirectUris, hashClientSecret, logoutUriRefusal } from "./client-rules";
 import { emitClientEvent } from "./events";
 import { providerFor } from "./provider";
 import { deleteClientRow, findClientRow, insertClient, selectClients, updateClientRow } from "./store";
@@ -57,11 +57,16 @@ function present(row: OauthClientRow): OAuthClient {
 
 const newClientId = () => `client_${randomBytes(16).toString("hex")}`;
 
-/** Checks metadata with oidc-provider's own client schema plus Sesame's redirect URI rule. */
+/**
+ * Checks metadata with oidc-provider's own client schema plus Sesame's redirect URI rule, then a new
+ * `backchannel_logout_uri` (`checkLogoutUri`) with the webhooks' SSRF policy: Sesame POSTs logout tokens
+ * to it from the server.
+ */
 async function validated(
   tenantId: string,
   metadata: Record<string, unknown>,
   given?: string,
+  checkLogoutUri = true,
 ): Promise<{ metadata: Record<string, unknown>; secret?: string }> {
   const provider = await providerFor(await getTenant(tenantId));
   const clean = Object.fromEntries(Object.entries(metadata).filter(([, value]) => value !== undefined));
@@ -81,6 +86,10 @@ async function validated(
     const description = (error as { error_description?: string }).error_description;
     if (description) throw new AppError("VALIDATION_FAILED", description);
     throw error;
+  }
+  if (checkLogoutUri) {
+    const problem = await logoutUriRefusal(clean.backchannel_logout_uri);
+    if (problem) throw new AppError("VALIDATION_FAILED", `backchannel_logout_uri: ${problem}`);
   }
   return { metadata: clean, secret };
 }
@@ -160,7 +169,13 @@ export async function updateOAuthClient(
   const changes = Object.fromEntries(
     Object.entries(rest as Record<string, unknown>).map(([key, value]) => [key, value ?? undefined]),
   );
-  const { metadata } = await validated(tenantId, { ...current, ...changes, client_id: clientId });
+  // A back-channel logout URI kept as it was is not resolved again (deliveries check it every time).
+  const { metadata } = await validated(
+    tenantId,
+    { ...current, ...changes, client_id: clientId },
+    undefined,
+    "backchannel_logout_uri" in changes,
+  );
   if (metadata.token_endpoint_auth_method !== "none" && typeof stored !== "string") {
     throw new AppError(
       "VALIDATION_FAILED",

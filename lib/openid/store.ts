@@ -18,6 +18,8 @@ export interface ModelValues {
   grantId?: string | null;
   uid?: string | null;
   accountId?: string | null;
+  /** The Sesame session a code or token was issued under: it is found only while that session lives. */
+  sessionId?: string | null;
   expiresAt?: Date | null;
 }
 
@@ -25,6 +27,9 @@ const modelOf = (tenantId: string, kind: string, id: string) =>
   and(eq(openidModels.tenantId, tenantId), eq(openidModels.kind, kind), eq(openidModels.id, id));
 
 const live = () => or(isNull(openidModels.expiresAt), gt(openidModels.expiresAt, sql`now()`));
+
+/** A model bound to no Sesame session, or to one that is live (not ended by any path, not expired). */
+const sessionLive = () => or(isNull(openidModels.sessionId), sessionIsLive(openidModels.sessionId));
 
 export async function upsertModel(tenantId: string, kind: string, id: string, values: ModelValues) {
   const db = await executor();
@@ -38,7 +43,10 @@ export async function upsertModel(tenantId: string, kind: string, id: string, va
     });
 }
 
-/** A model that has not expired. */
+/**
+ * A model that has not expired and, when it was issued under a Sesame session (codes, access and
+ * refresh tokens), whose session is live: one statement, whatever ended the session.
+ */
 export async function findModel(
   tenantId: string,
   kind: string,
@@ -48,7 +56,7 @@ export async function findModel(
   const [row] = await db
     .select()
     .from(openidModels)
-    .where(and(modelOf(tenantId, kind, id), live()));
+    .where(and(modelOf(tenantId, kind, id), live(), sessionLive()));
   return row;
 }
 
@@ -326,7 +334,8 @@ export interface EndedSessionClient {
 
 /**
  * Deletes up to `limit` rows whose Sesame session ended (no live row: logged out, revoked, deleted with
- * its user, expired) and returns them with the client's `backchannel_logout_uri`. SKIP LOCKED:
+ * its user, expired) and returns them with the client's `backchannel_logout_uri`; the codes and tokens
+ * issued under those sessions (already refused by `findModel`) go in the same statement. SKIP LOCKED:
  * concurrent sweepers take different rows; in the caller's transaction with the deliveries it queues.
  */
 export async function takeEndedSessionClients(limit: number): Promise<EndedSessionClient[]> {
@@ -343,6 +352,10 @@ export async function takeEndedSessionClients(limit: number): Promise<EndedSessi
       where l.tenant_id = ended.tenant_id and l.session_id = ended.session_id
         and l.client_id = ended.client_id
       returning l.tenant_id, l.session_id, l.client_id, l.account_id
+    ),
+    purged as (
+      delete from ${openidModels} m using gone
+      where m.tenant_id = gone.tenant_id and m.session_id = gone.session_id
     )
     select gone.tenant_id, gone.session_id, gone.client_id, gone.account_id,
       c.metadata->>'backchannel_logout_uri' as logout_uri

@@ -39,7 +39,7 @@ export {
   type WebhookWorkerOptions,
 } from "./worker";
 export { configureWebhooks, DEFAULT_RETRY_SCHEDULE, type WebhookSettings } from "./settings";
-export { isAllowedAddress } from "./ssrf";
+export { isAllowedAddress, outboundUrlRefusal } from "./ssrf";
 export { sweepWebhookHistory } from "./retention";
 export { getDelivery } from "./get-delivery";
 export {

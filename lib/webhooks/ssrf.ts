@@ -14,14 +14,15 @@ import { webhookSettings } from "./settings";
 export class CallbackRefused extends Error {
   override name = "CallbackRefused";
   constructor(
-    message: string,
+    /** What is wrong with the URL (`must be an https URL`); the message names the field `callback`. */
+    readonly problem: string,
     /**
      * `address_refused` (the host resolves to a refused address), `dns_failed` (no address),
      * `dns_timeout` (DNS did not answer in time) or `invalid_url`.
      */
     readonly reason: "address_refused" | "dns_failed" | "dns_timeout" | "invalid_url",
   ) {
-    super(message);
+    super(`callback: ${problem}`);
   }
 }
 
@@ -54,18 +55,18 @@ export function checkCallbackUrl(callback: string, allowPrivate = webhookSetting
   try {
     url = new URL(callback);
   } catch {
-    throw new CallbackRefused("callback: must be an absolute URL", "invalid_url");
+    throw new CallbackRefused("must be an absolute URL", "invalid_url");
   }
   if (url.protocol === "http:") {
     if (!allowPrivate || !LOCAL_HOSTS.test(url.hostname))
       throw new CallbackRefused(
-        "callback: must be an https URL (http only to localhost with SESAME_WEBHOOKS_ALLOW_PRIVATE=true)",
+        "must be an https URL (http only to localhost with SESAME_WEBHOOKS_ALLOW_PRIVATE=true)",
         "invalid_url",
       );
   } else if (url.protocol !== "https:") {
-    throw new CallbackRefused("callback: must be an https URL", "invalid_url");
+    throw new CallbackRefused("must be an https URL", "invalid_url");
   }
-  if (url.hash) throw new CallbackRefused("callback: must not have a fragment", "invalid_url");
+  if (url.hash) throw new CallbackRefused("must not have a fragment", "invalid_url");
   return url;
 }
 
@@ -102,8 +103,8 @@ const isTimeout = (error: unknown) =>
 
 const dnsRefusal = (host: string, timedOut: boolean) =>
   timedOut
-    ? new CallbackRefused(`callback: DNS did not answer for ${host} in time`, "dns_timeout")
-    : new CallbackRefused(`callback: the host ${host} does not resolve`, "dns_failed");
+    ? new CallbackRefused(`DNS did not answer for ${host} in time`, "dns_timeout")
+    : new CallbackRefused(`the host ${host} does not resolve`, "dns_failed");
 
 /**
  * The host's A and AAAA addresses, asked of DNS directly (c-ares: no libuv thread-pool slot, bounded by
@@ -150,9 +151,24 @@ export async function resolveCallback(
   const refused = addresses.find((entry) => !isAllowedAddress(entry.address, allowPrivate));
   if (refused)
     throw new CallbackRefused(
-      `callback: ${host} resolves to ${refused.address}, a private, loopback, link-local or reserved address`,
+      `${host} resolves to ${refused.address}, a private, loopback, link-local or reserved address`,
       "address_refused",
     );
   const first = addresses[0]!;
   return { url, address: first.address, family: first.family === 6 ? 6 : 4 };
+}
+
+/**
+ * Why the server may not call `url` now, by the webhooks' policy (the same scheme rule, resolution and
+ * address ranges as a callback, `SESAME_WEBHOOKS_ALLOW_PRIVATE` included), or undefined when it may: for
+ * other URLs Sesame calls, a client's `backchannel_logout_uri` (lib/openid). Deliveries check again.
+ */
+export async function outboundUrlRefusal(url: string): Promise<string | undefined> {
+  try {
+    await resolveCallback(url);
+    return undefined;
+  } catch (error) {
+    if (error instanceof CallbackRefused) return error.problem;
+    throw error;
+  }
 }

@@ -1,5 +1,5 @@
 import * as client from "openid-client";
-import { describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as collection from "@/app/(admin-api)/t/[tenantId]/admin/oauth/clients/route";
 import * as item from "@/app/(admin-api)/t/[tenantId]/admin/oauth/clients/[clientId]/route";
 import * as secretRoute from "@/app/(admin-api)/t/[tenantId]/admin/oauth/clients/[clientId]/secret/route";
@@ -7,6 +7,21 @@ import { listAuditEvents } from "@/lib/audit";
 import { adminCall, expectPlatformError as expectError } from "@/tests/helpers/admin-api";
 import { createTestTenant } from "@/tests/helpers/tenants";
 import { discover, signIn, setUp } from "@/tests/helpers/openid";
+import { configureWebhooks } from "@/lib/webhooks";
+import { startFakeDns, type FakeDns } from "@/tests/admin-api/webhooks-dns";
+
+// Back-channel logout URIs are resolved when saved (the webhooks' SSRF guard): names answer from a fake
+// DNS server, never the network's.
+let dns: FakeDns;
+beforeAll(async () => {
+  dns = await startFakeDns();
+  dns.answer("grafana.example.com", ["93.184.215.14"]);
+  dns.answer("internal.example.com", ["93.184.215.14", "10.1.2.3"]);
+  dns.answer("metadata.example.com", ["169.254.169.254"]);
+});
+afterAll(() => dns.close());
+beforeEach(() => configureWebhooks({ dnsServers: [dns.server], allowPrivate: false }));
+afterEach(() => configureWebhooks(undefined));
 
 const base = (tenantId: string) => `/t/${tenantId}/admin/oauth/clients`;
 
@@ -252,6 +267,102 @@ describe("admin OAuth clients", () => {
     await expectError(await get(tenant.id, "client_unknown", keys.admin), 404);
     await expectError(await patch(tenant.id, "client_unknown", keys.admin, { client_name: "x" }), 404);
     await expectError(await rotate(tenant.id, "client_unknown", keys.admin), 404);
+  });
+
+  it("refuses a back-channel logout URI the server may not call (webhooks' SSRF policy), storing nothing", async () => {
+    const { tenant, keys } = await createTestTenant();
+    const refused: [string, RegExp][] = [
+      ["https://10.0.0.7/bc", /10\.0\.0\.7 resolves to 10\.0\.0\.7, a private/],
+      ["https://192.168.1.1/bc", /private, loopback, link-local/],
+      ["https://127.0.0.1:8443/bc", /private, loopback, link-local/],
+      ["https://localhost/bc", /private, loopback, link-local/],
+      ["https://[::1]/bc", /private, loopback, link-local/],
+      ["https://169.254.169.254/latest/meta-data", /private, loopback, link-local/],
+      ["https://[fd00:ec2::254]/", /private, loopback, link-local/],
+      ["https://100.64.0.1/bc", /private, loopback, link-local/],
+      ["https://internal.example.com/bc", /internal\.example\.com resolves to 10\.1\.2\.3/],
+      ["https://nowhere.example.com/bc", /does not resolve/],
+      ["http://93.184.215.14/bc", /must be an https URL/],
+      ["http://localhost:4000/bc", /must be an https URL/],
+      ["ftp://93.184.215.14/bc", /backchannel_logout_uri/],
+      ["https://93.184.215.14/b c", /spaces or control characters/],
+      ["not a url", /backchannel_logout_uri/],
+      ["", /backchannel_logout_uri/],
+    ];
+    for (const [uri, message] of refused) {
+      const res = await create(tenant.id, keys.admin, { ...GRAFANA, backchannel_logout_uri: uri });
+      await expectError(res, 400, message);
+    }
+    expect((await list(tenant.id, keys.admin)).headers.get("x-total-count")).toBe("0");
+
+    // A public address (literal or resolved) is kept; a change is checked as a creation is.
+    const ok = await created(tenant.id, keys.admin, {
+      ...GRAFANA,
+      backchannel_logout_uri: "https://93.184.215.14/bc",
+    });
+    const named = await created(tenant.id, keys.admin, {
+      ...GRAFANA,
+      backchannel_logout_uri: "https://grafana.example.com/backchannel",
+    });
+    expect(named.backchannel_logout_uri).toBe("https://grafana.example.com/backchannel");
+    for (const [uri, message] of refused) {
+      const res = await patch(tenant.id, ok.client_id, keys.admin, { backchannel_logout_uri: uri });
+      await expectError(res, 400, message);
+    }
+    expect(await (await get(tenant.id, ok.client_id, keys.admin)).json()).toMatchObject({
+      backchannel_logout_uri: "https://93.184.215.14/bc",
+    });
+    const events = (await listAuditEvents(tenant.id, { limit: 100 })).items;
+    expect(events.filter((event) => event.type === "oauth.client.created")).toHaveLength(2);
+    expect(events.filter((event) => event.type === "oauth.client.updated")).toHaveLength(0);
+  });
+
+  it("allows http to localhost and private addresses with SESAME_WEBHOOKS_ALLOW_PRIVATE, metadata never", async () => {
+    const { tenant, keys } = await createTestTenant();
+    configureWebhooks({ dnsServers: [dns.server], allowPrivate: true });
+    const local = await created(tenant.id, keys.admin, {
+      ...GRAFANA,
+      backchannel_logout_uri: "http://127.0.0.1:4000/bc",
+    });
+    expect(local.backchannel_logout_uri).toBe("http://127.0.0.1:4000/bc");
+    await created(tenant.id, keys.admin, { ...GRAFANA, backchannel_logout_uri: "https://10.0.0.7/bc" });
+    for (const uri of ["https://169.254.169.254/latest", "https://metadata.example.com/bc"]) {
+      const res = await create(tenant.id, keys.admin, { ...GRAFANA, backchannel_logout_uri: uri });
+      await expectError(res, 400, /backchannel_logout_uri: .*169\.254\.169\.254/);
+    }
+    expect((await list(tenant.id, keys.admin)).headers.get("x-total-count")).toBe("2");
+    // The setting off again: a change that leaves the URI as it is is not resolved again (deliveries
+    // check it every time); a new URI is.
+    configureWebhooks({ dnsServers: [dns.server], allowPrivate: false });
+    const renamed = await patch(tenant.id, local.client_id, keys.admin, { client_name: "Renamed" });
+    expect(renamed.status, await renamed.clone().text()).toBe(200);
+    const moved = await patch(tenant.id, local.client_id, keys.admin, {
+      backchannel_logout_uri: "http://127.0.0.1:4001/bc",
+    });
+    await expectError(moved, 400, /backchannel_logout_uri: must be an https URL/);
+  });
+
+  it("refuses malformed redirect and post-logout redirect URIs with 400 and a message", async () => {
+    const { tenant, keys } = await createTestTenant();
+    for (const field of ["redirect_uris", "post_logout_redirect_uris"] as const) {
+      const cases: [unknown, RegExp][] = [
+        [[" https://app.example/cb"], /spaces or control characters/],
+        [["https://app.example/c\nb"], /spaces or control characters/],
+        [["https://app.example/c\tb"], /spaces or control characters/],
+        [["https://user:pw@app.example/cb"], /user info/],
+        [["javascript:alert(1)"], new RegExp(field)],
+        [["data:text/html,hi"], new RegExp(field)],
+        [["https://"], /absolute URL/],
+        [["/relative/cb"], /absolute URL/],
+        [[`https://app.example/${"a".repeat(2048)}`], new RegExp(field)],
+        [[42], new RegExp(field)],
+        [Array.from({ length: 21 }, (_, i) => `https://app.example/${i}`), new RegExp(field)],
+      ];
+      for (const [value, message] of cases) {
+        await expectError(await create(tenant.id, keys.admin, { ...GRAFANA, [field]: value }), 400, message);
+      }
+    }
+    expect((await list(tenant.id, keys.admin)).headers.get("x-total-count")).toBe("0");
   });
 
   it("answers 401 without a key, with another scope's key or another tenant's admin key", async () => {

@@ -98,6 +98,15 @@ describe("npm run sesame -- oauth-client …", { timeout: 300_000 }, () => {
     const http = await create("--redirect-uri", "http://app.example/cb");
     expect(http.code).toBe(1);
     expect(http.stderr).toMatch(/http only on loopback/);
+    // The webhooks' SSRF guard on the back-channel logout URI (private addresses are not allowed here).
+    const internal = await create(
+      "--redirect-uri",
+      "https://a.example/cb",
+      "--backchannel-logout-uri",
+      "https://10.0.0.7/logout",
+    );
+    expect(internal.code).toBe(1);
+    expect(internal.stderr).toMatch(/backchannel_logout_uri: 10\.0\.0\.7 resolves to 10\.0\.0\.7, a private/);
     expect((await create("--redirect-uri", "https://a.example/cb", "--first-party", "maybe")).code).toBe(2);
     expect((await create("--redirect-uri", "https://a.example/cb", "--application-type", "tv")).code).toBe(2);
     expect(

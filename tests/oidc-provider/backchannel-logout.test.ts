@@ -4,7 +4,7 @@ import * as logout from "@/app/(public-api)/t/[tenantId]/logout/route";
 import { describe, expect, it } from "vitest";
 import { deleteAdminUser, setAccountLocked } from "@/lib/accounts";
 import { executor } from "@/lib/db";
-import { sessions, webhookDeliveries } from "@/lib/db/schema";
+import { openidModels, sessions, webhookDeliveries } from "@/lib/db/schema";
 import { queueBackchannelLogouts } from "@/lib/openid";
 import { endSession, findUserSessions, revokeSessionOfUser } from "@/lib/sessions";
 import { getJwks } from "@/lib/tenants";
@@ -12,7 +12,8 @@ import { configureWebhooks, processDueDeliveries } from "@/lib/webhooks";
 import { deliveryTestHooks } from "@/tests/admin-api/webhooks-receiver";
 import { createOAuthClient } from "@/lib/openid";
 import { issuerOf, logOutAtProvider, setUp, signIn, type Setup } from "@/tests/helpers/openid";
-import { ORIGIN, publicCall, TEST_CONTEXT } from "@/tests/helpers/public-api";
+import { createPublicTenant, ORIGIN, publicCall, TEST_CONTEXT } from "@/tests/helpers/public-api";
+import { SESSION_ENDS } from "@/tests/helpers/session-ends";
 
 // The sweep and the worker take every due row of their database: on Postgres this file gets its own.
 const receiver = deliveryTestHooks(deliver);
@@ -44,6 +45,13 @@ async function verifyLogoutToken(setup: Setup, body: string) {
 }
 
 const EVENTS = { "http://schemas.openid.net/event/backchannel-logout": {} };
+
+/** How many of the OpenID Provider's models (codes, tokens) are bound to the Sesame session. */
+async function sessionModels(sessionId: string): Promise<number> {
+  const db = await executor();
+  const rows = await db.select().from(openidModels).where(eq(openidModels.sessionId, sessionId));
+  return rows.length;
+}
 
 async function deliveriesTo(target: string) {
   const db = await executor();
@@ -102,6 +110,40 @@ describe("OpenID Provider: back-channel logout", () => {
     }
   });
 
+  it("the hosted logout page and the flow API (session_delete, account_delete) each queue one", async () => {
+    const bcl = await receiver();
+    const tenant = await createPublicTenant({ platform: { account: { allowDeletion: true } } });
+    const ends = [
+      ["/hosted", "the hosted logout page (the elements' logout())"],
+      ["/flow-session", "another session ends it in the profile flow (flow API session_delete)"],
+      ["/flow-account", "the account is deleted in the profile flow (flow API account_delete)"],
+    ] as const;
+    const signedInto = [];
+    for (const [path, end] of ends) {
+      const signed = await signedIn(`${bcl.url}${path}`, { tenant, platformUser: true });
+      expect(await sessionModels(signed.session.id)).toBeGreaterThan(0);
+      await SESSION_ENDS[end](signed.setup, signed.session.id);
+      signedInto.push({ path, ...signed });
+    }
+    // Queued in the outbox (one direct delivery each), before any is sent.
+    expect(await queueBackchannelLogouts()).toBe(3);
+    for (const { path } of signedInto) {
+      const deliveries = await deliveriesTo(`${bcl.url}${path}`);
+      expect(deliveries, path).toHaveLength(1);
+      expect(deliveries[0]).toMatchObject({ status: "pending", webhookId: null });
+    }
+    expect(bcl.received).toHaveLength(0);
+    await deliver();
+    const byPath = new Map(bcl.received.map((request) => [request.path, request.body]));
+    expect([...byPath.keys()].sort()).toEqual(["/flow-account", "/flow-session", "/hosted"]);
+    for (const { path, setup, session } of signedInto) {
+      const { payload } = await verifyLogoutToken(setup, byPath.get(path)!);
+      expect(payload, path).toMatchObject({ sub: setup.user.id, sid: session.id, events: EVENTS });
+      // The session's codes and tokens (refused since it ended) went with the sweep.
+      expect(await sessionModels(session.id), path).toBe(0);
+    }
+  });
+
   it("an expired session sends one (swept or not)", async () => {
     const bcl = await receiver();
     const { setup, session } = await signedIn(`${bcl.url}/expired`);
@@ -144,11 +186,12 @@ describe("OpenID Provider: back-channel logout", () => {
     expect(delivery).toMatchObject({ status: "succeeded", attemptCount: 2, webhookId: null });
   });
 
-  it("refuses a private address without SESAME_WEBHOOKS_ALLOW_PRIVATE", async () => {
-    configureWebhooks({ allowPrivate: false, retrySchedule: [], jitter: 0, timeoutMs: 3000 });
+  it("refuses a private address at delivery once SESAME_WEBHOOKS_ALLOW_PRIVATE is off", async () => {
     const bcl = await receiver();
     const uri = `https://127.0.0.1:${new URL(bcl.url).port}/private`;
+    // Registered while private addresses were allowed (registration checks too: tests/admin-api/oauth-clients).
     const { setup, session } = await signedIn(uri);
+    configureWebhooks({ allowPrivate: false, retrySchedule: [], jitter: 0, timeoutMs: 3000 });
     await endSession(setup.tenant, session, TEST_CONTEXT);
     expect(await deliver()).toBe(1);
     expect(bcl.received).toHaveLength(0);

@@ -1,7 +1,7 @@
 import * as client from "openid-client";
 import { beforeAll, describe, expect, it } from "vitest";
 import { listAuditEvents } from "@/lib/audit";
-import { getOAuthClient } from "@/lib/openid";
+import { getOAuthClient, listOAuthClients } from "@/lib/openid";
 import { createTestTenant } from "../helpers/tenants";
 import { sql } from "drizzle-orm";
 import { sha256Hex } from "@/lib/crypto";
@@ -176,6 +176,17 @@ describe("OpenID Provider: dynamic client registration (RFC 7591)", () => {
     const bad = await register(`Bearer ${keys.admin}`, { redirect_uris: ["http://app.example.com/cb"] });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ error: "invalid_redirect_uri" });
+
+    // Sesame POSTs logout tokens to a back-channel logout URI: the webhooks' SSRF guard, as for the admin API.
+    for (const uri of ["https://10.0.0.7/bc", "https://169.254.169.254/", "http://93.184.215.14/bc"]) {
+      const refused = await register(`Bearer ${keys.admin}`, { ...metadata, backchannel_logout_uri: uri });
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toMatchObject({
+        error: "invalid_client_metadata",
+        error_description: expect.stringMatching(/^backchannel_logout_uri /),
+      });
+    }
+    expect((await listOAuthClients(tenant.id)).total).toBe(0);
 
     const created = await register(`Bearer ${keys.admin}`, metadata);
     expect(created.status).toBe(201);

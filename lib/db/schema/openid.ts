@@ -25,6 +25,12 @@ export const openidModels = pgTable(
     uid: text("uid"),
     /** The Sesame user the model is about, when it names one (a consent, a session, a token). */
     accountId: text("account_id"),
+    /**
+     * The Sesame session (`sessions.id`) an authorization code, access token or refresh token was issued
+     * under (its `sid`): the model is found only while that session is live, and goes when it ends
+     * (lib/openid/adapter.ts). No foreign key: the session's row goes first.
+     */
+    sessionId: uuid("session_id"),
     /** Set once by `consume` (codes, refresh tokens); a second consume finds it set and fails. */
     consumedAt: timestamp("consumed_at", { withTimezone: true }),
     expiresAt: timestamp("expires_at", { withTimezone: true }),
@@ -39,6 +45,9 @@ export const openidModels = pgTable(
       .on(t.tenantId, t.kind, t.uid)
       .where(sql`${t.uid} is not null`),
     index("openid_models_expires").on(t.expiresAt),
+    index("openid_models_session")
+      .on(t.tenantId, t.sessionId)
+      .where(sql`${t.sessionId} is not null`),
   ],
 );
 
