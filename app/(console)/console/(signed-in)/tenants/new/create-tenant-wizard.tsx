@@ -2,7 +2,7 @@
 
 import { useState, type FormEvent } from "react";
 import { useConsoleAction } from "@/components/console/client";
-import { Button, Card, FormField, cx, fieldProps } from "@/components/console/ui";
+import { Button, Card, choiceClass, FormField, cx, fieldProps } from "@/components/console/ui";
 import { checkTenantAction, createTenantAction } from "./actions";
 import { NextSteps, type CreatedTenant } from "./next-steps";
 
@@ -209,7 +209,7 @@ export function CreateTenantWizard({
                   checked={methods[method.key]}
                   onChange={(e) => setMethods({ ...methods, [method.key]: e.target.checked })}
                   aria-describedby={`method-${method.key}-hint`}
-                  className="mt-0.5 size-4 rounded border-slate-300 accent-indigo-600"
+                  className={choiceClass}
                 />
                 <div>
                   <label
