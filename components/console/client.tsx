@@ -124,7 +124,7 @@ export function useConsoleAction<A extends unknown[], T>(
             const message =
               typeof options.success === "function" ? options.success(result.data) : options.success;
             toast("success", message ?? null);
-          } else if (result.code === "UNAUTHORIZED") {
+          } else if (result.code === "CONSOLE_SESSION_ENDED") {
             // The console session ended: sign in again, then back to this page (issue 29, point 8).
             location.assign(signInUrl());
           } else {
