@@ -2,7 +2,15 @@
 
 import { useState, type FormEvent } from "react";
 import { useConsoleAction } from "@/components/console/client";
-import { Button, Card, choiceClass, FormField, cx, fieldProps } from "@/components/console/ui";
+import {
+  Button,
+  Card,
+  choiceClass,
+  FormField,
+  cx,
+  fieldProps,
+  listFieldError,
+} from "@/components/console/ui";
 import { checkTenantAction, createTenantAction } from "./actions";
 import { NextSteps, type CreatedTenant } from "./next-steps";
 
@@ -55,8 +63,7 @@ export function CreateTenantWizard({
   const pending = create.pending || check.pending;
   // The errors of the last check or creation.
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-  const error = (path: string) =>
-    fieldErrors[path] ?? Object.entries(fieldErrors).find(([key]) => key.startsWith(`${path}.`))?.[1];
+  const error = (path: string) => listFieldError(fieldErrors, path);
   const otherErrors = Object.entries(fieldErrors).filter(
     ([key]) => !["name", "rpName", "rpId", "origins"].some((f) => key === f || key.startsWith(`${f}.`)),
   );
