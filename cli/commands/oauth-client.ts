@@ -88,11 +88,10 @@ export const oauthClientList: Command = {
   options: { tenant: { type: "string" } },
   async run({ values, json }) {
     const tenantId = await existingTenant(values);
+    const { listOAuthClients } = await openid();
     const clients: OAuthClient[] = [];
     for (let page = 1; ; page++) {
-      const { clients: batch, total } = await (
-        await openid()
-      ).listOAuthClients(tenantId, { page, perPage: 100 });
+      const { clients: batch, total } = await listOAuthClients(tenantId, { page, perPage: 100 });
       clients.push(...batch);
       if (clients.length >= total || batch.length === 0) break;
     }
@@ -117,9 +116,8 @@ export const oauthClientCreate: Command = {
       if (given !== undefined) throw new UsageError("a --public client has no secret: drop --secret-file");
       input.token_endpoint_auth_method = "none";
     }
-    const { client, secret } = await (
-      await openid()
-    ).createOAuthClient(tenantId, input, CLI, { secret: given });
+    const { createOAuthClient } = await openid();
+    const { client, secret } = await createOAuthClient(tenantId, input, CLI, { secret: given });
     if (json) {
       return printJson({
         client: oauthClientWire(client),
@@ -141,7 +139,8 @@ export const oauthClientUpdate: Command = {
     const id = idOf(values);
     const input = settings(values);
     if (Object.keys(input).length === 0) throw new UsageError("nothing to change");
-    const client = await (await openid()).updateOAuthClient(tenantId, id, input, CLI);
+    const { updateOAuthClient } = await openid();
+    const client = await updateOAuthClient(tenantId, id, input, CLI);
     if (json) return printJson({ client: oauthClientWire(client) });
     process.stdout.write(`Updated OAuth client ${client.clientId} (${client.name})\n`);
   },
@@ -157,7 +156,8 @@ export const oauthClientRotateSecret: Command = {
     const tenantId = await existingTenant(values);
     const id = idOf(values);
     const given = fileOption(values["secret-file"], "secret");
-    const { secret } = await (await openid()).rotateOAuthClientSecret(tenantId, id, CLI, { secret: given });
+    const { rotateOAuthClientSecret } = await openid();
+    const { secret } = await rotateOAuthClientSecret(tenantId, id, CLI, { secret: given });
     if (json) return printJson({ client_id: id, ...(given === undefined ? { client_secret: secret } : {}) });
     process.stdout.write(`Rotated the secret of OAuth client ${id}\n`);
     printSecret(secret, given !== undefined);
@@ -172,7 +172,8 @@ export const oauthClientRemove: Command = {
   async run({ values, json }) {
     const tenantId = await existingTenant(values);
     const id = idOf(values);
-    await (await openid()).deleteOAuthClient(tenantId, id, CLI);
+    const { deleteOAuthClient } = await openid();
+    await deleteOAuthClient(tenantId, id, CLI);
     if (json) return printJson({ removed: id });
     process.stdout.write(`Removed OAuth client ${id}\n`);
   },

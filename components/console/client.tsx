@@ -10,10 +10,14 @@ import {
   useState,
   useTransition,
   type ReactNode,
+  type RefObject,
 } from "react";
-import { Button, type ButtonVariant, cx, fieldProps } from "./ui";
+import { Button, type ButtonVariant, cx, dialogClass, type DialogWidth, fieldProps } from "./ui";
 
-/** The console's interactive shared components: toasts, confirmation dialog, copy button, action hook. */
+/**
+ * The console's interactive shared components: toasts, confirmation and form dialogs, copy button,
+ * action hook.
+ */
 
 type Toast = { id: number; tone: "success" | "error"; message: string };
 /** Shows a toast; `null` takes the current one away (a later success clears an earlier error). */
@@ -124,7 +128,7 @@ export function useConsoleAction<A extends unknown[], T>(
             const message =
               typeof options.success === "function" ? options.success(result.data) : options.success;
             toast("success", message ?? null);
-          } else if (result.code === "UNAUTHORIZED") {
+          } else if (result.code === "CONSOLE_SESSION_ENDED") {
             // The console session ended: sign in again, then back to this page (issue 29, point 8).
             location.assign(signInUrl());
           } else {
@@ -198,7 +202,7 @@ export function ConfirmDialog({
       <dialog
         ref={ref}
         aria-labelledby={`${id}-title`}
-        className="m-auto w-[min(32rem,calc(100vw-2rem))] rounded-lg bg-white p-6 text-slate-900 shadow-xl backdrop:bg-slate-900/50 dark:bg-slate-900 dark:text-slate-100"
+        className={dialogClass("sm")}
         onClose={() => setTyped("")}
       >
         <h2 id={`${id}-title`} className="text-lg font-semibold">
@@ -243,6 +247,88 @@ export function ConfirmDialog({
   );
 }
 
+/**
+ * A button that opens a modal form (native <dialog>: focus trapped, Escape closes): the title names
+ * the dialog, then the fields, the form's own error (one no field shows), and Cancel / submit. The
+ * caller keeps `dialogRef` to close it on success.
+ */
+export function FormDialog({
+  trigger,
+  triggerVariant = "primary",
+  title,
+  description,
+  width = "sm",
+  dialogRef,
+  onSubmit,
+  noValidate,
+  error,
+  pending,
+  submitLabel,
+  pendingLabel,
+  children,
+}: {
+  trigger: ReactNode;
+  triggerVariant?: ButtonVariant;
+  title: string;
+  description?: ReactNode;
+  width?: DialogWidth;
+  dialogRef: RefObject<HTMLDialogElement | null>;
+  onSubmit: () => void;
+  /** Leave checking to the server (its messages are shown per field). */
+  noValidate?: boolean;
+  error?: string | undefined;
+  pending: boolean;
+  submitLabel: string;
+  pendingLabel: string;
+  children: ReactNode;
+}) {
+  const id = useId();
+  return (
+    <>
+      <Button variant={triggerVariant} onClick={() => dialogRef.current?.showModal()}>
+        {trigger}
+      </Button>
+      <dialog ref={dialogRef} aria-labelledby={`${id}-title`} className={dialogClass(width)}>
+        <h2 id={`${id}-title`} className="text-lg font-semibold">
+          {title}
+        </h2>
+        {description ? (
+          <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{description}</p>
+        ) : null}
+        <form
+          className="mt-4 space-y-4"
+          noValidate={noValidate}
+          onSubmit={(event) => {
+            event.preventDefault();
+            onSubmit();
+          }}
+        >
+          {children}
+          {error ? (
+            <p role="alert" className="text-sm font-medium text-red-700 dark:text-red-400">
+              {error}
+            </p>
+          ) : null}
+          <div className="flex justify-end gap-2">
+            <Button variant="secondary" onClick={() => dialogRef.current?.close()}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={pending}>
+              {pending ? pendingLabel : submitLabel}
+            </Button>
+          </div>
+        </form>
+      </dialog>
+    </>
+  );
+}
+
+/** Ids for a form's fields, unique on the page: `id("email")` → `«prefix»-email` (no colons, CSS-safe). */
+export function useFieldIds(): (field: string) => string {
+  const prefix = useId().replace(/:/g, "");
+  return (field) => `${prefix}-${field}`;
+}
+
 /** A secret shown exactly once, with a copy button; it is gone from the page after "Done". */
 export function SecretOnce({
   label,
@@ -259,12 +345,7 @@ export function SecretOnce({
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => ref.current?.showModal(), []);
   return (
-    <dialog
-      ref={ref}
-      aria-labelledby="secret-once-title"
-      className="m-auto w-[min(36rem,calc(100vw-2rem))] rounded-lg bg-white p-6 text-slate-900 shadow-xl backdrop:bg-slate-900/50 dark:bg-slate-900 dark:text-slate-100"
-      onClose={onDone}
-    >
+    <dialog ref={ref} aria-labelledby="secret-once-title" className={dialogClass("lg")} onClose={onDone}>
       <h2 id="secret-once-title" className="text-lg font-semibold">
         {label}
       </h2>

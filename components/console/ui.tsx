@@ -46,6 +46,13 @@ export function ButtonLink({
 export const inputClass =
   "block w-full rounded-md border-0 bg-white px-3 py-2 text-sm text-slate-900 ring-1 ring-inset ring-slate-300 placeholder:text-slate-400 focus:ring-2 focus:ring-inset focus:ring-indigo-600 aria-[invalid=true]:ring-red-500 dark:bg-slate-900 dark:text-slate-100 dark:ring-slate-600";
 
+/** A checkbox beside its label text. */
+export const checkboxClass =
+  "size-4 rounded border-slate-300 text-indigo-600 focus-visible:outline-2 focus-visible:outline-indigo-600";
+
+/** A checkbox in a list of choices, aligned with the first line of its (longer) label. */
+export const choiceClass = "mt-0.5 size-4 rounded border-slate-300 accent-indigo-600";
+
 /** A labelled field with its hint and its error (announced, tied by aria-describedby). */
 export function FormField({
   id,
@@ -88,6 +95,78 @@ export const fieldProps = (id: string, error?: string) => ({
   "aria-describedby": error ? `${id}-error` : `${id}-hint`,
   className: inputClass,
 });
+
+/** A checkbox with its label text beside it: a choice in a list, or an option on or off. */
+export function Choice({
+  children,
+  ...input
+}: Omit<ComponentProps<"input">, "type" | "className"> & { children: ReactNode }) {
+  return (
+    <label className="flex items-start gap-2 text-sm">
+      <input type="checkbox" className={choiceClass} {...input} />
+      <span>{children}</span>
+    </label>
+  );
+}
+
+/**
+ * A group of checkboxes under a legend, with the group's error (announced, tied by aria-describedby;
+ * `errorId` names it).
+ */
+export function CheckboxGroup({
+  legend,
+  errorId,
+  error,
+  children,
+}: {
+  legend: ReactNode;
+  errorId?: string;
+  error?: string | undefined;
+  children: ReactNode;
+}) {
+  return (
+    <fieldset aria-describedby={error ? errorId : undefined}>
+      <legend className="text-sm font-medium text-slate-800 dark:text-slate-200">{legend}</legend>
+      {children}
+      {error ? (
+        <p id={errorId} role="alert" className="mt-1 text-xs font-medium text-red-700 dark:text-red-400">
+          {error}
+        </p>
+      ) : null}
+    </fieldset>
+  );
+}
+
+/** The list with `value` added (`on`) or taken out: a checkbox's change to the values ticked. */
+export const toggled = <T,>(list: readonly T[], value: T, on: boolean): T[] =>
+  on ? [...list, value] : list.filter((item) => item !== value);
+
+/**
+ * The error for a list field (`scopes`, `redirectUris`…): the list's own, else the first of its items'
+ * (`scopes.1`), as the server's field errors name them.
+ */
+export const listFieldError = (fieldErrors: Record<string, string>, field: string): string | undefined =>
+  fieldErrors[field] ?? Object.entries(fieldErrors).find(([key]) => key.startsWith(`${field}.`))?.[1];
+
+/** A form's error that no field shows: the action's message when no field is at fault, else `_`. */
+export const formError = (
+  error: string | undefined,
+  fieldErrors: Record<string, string>,
+): string | undefined => (error && Object.keys(fieldErrors).length === 0 ? error : fieldErrors._);
+
+const DIALOG_WIDTH = {
+  sm: "w-[min(32rem,calc(100vw-2rem))]",
+  md: "w-[min(34rem,calc(100vw-2rem))]",
+  lg: "w-[min(36rem,calc(100vw-2rem))]",
+} as const;
+export type DialogWidth = keyof typeof DIALOG_WIDTH;
+
+/** The centred modal <dialog>'s look (confirmations, form dialogs, secrets shown once). */
+export const dialogClass = (width: DialogWidth = "sm") =>
+  cx(
+    "m-auto rounded-lg bg-white p-6 text-slate-900 shadow-xl backdrop:bg-slate-900/50 dark:bg-slate-900 dark:text-slate-100",
+    DIALOG_WIDTH[width],
+  );
 
 export function PageHeader({
   title,

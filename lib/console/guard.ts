@@ -68,15 +68,6 @@ export async function requireTenant(
 export type ActionResult<T = undefined> =
   { ok: true; data: T } | { ok: false; error: string; code?: string; fieldErrors?: Record<string, string> };
 
-class ActionRefused extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 /**
  * Runs a server action for the signed-in operator with `access` (and, with `tenantId`, a tenant they
  * may see). Signed out, a wrong role or another tenant: refused on the server, whatever the page
@@ -89,14 +80,18 @@ export async function consoleAction<T>(
 ): Promise<ActionResult<T>> {
   try {
     const session = await currentOperator();
-    if (!session) throw new ActionRefused("UNAUTHORIZED", "your console session has ended; sign in again");
+    if (!session) {
+      throw new AppError("CONSOLE_SESSION_ENDED", "your console session has ended; sign in again");
+    }
     // Actions receive whatever a client sends: the tenant id must be a UUID string.
     if (tenantId !== undefined && (typeof tenantId !== "string" || !UUID_PATTERN.test(tenantId))) {
-      throw new ActionRefused("NOT_FOUND", "tenant not found");
+      throw new AppError("TENANT_NOT_FOUND", "tenant not found");
     }
     const decision = decideAccess(session.operator, access, tenantId);
-    if (decision === "not_found") throw new ActionRefused("NOT_FOUND", "tenant not found");
-    if (decision === "forbidden") throw new ActionRefused("FORBIDDEN", "your role does not allow this");
+    if (decision === "not_found") throw new AppError("TENANT_NOT_FOUND", "tenant not found");
+    if (decision === "forbidden") {
+      throw new AppError("CONSOLE_ROLE_INSUFFICIENT", "your role does not allow this");
+    }
     const tenant = tenantId === undefined ? undefined : await getTenant(tenantId);
     return { ok: true, data: await work({ ...session, tenant }) };
   } catch (error) {
@@ -111,7 +106,6 @@ export function actionError(error: unknown): {
   code?: string;
   fieldErrors?: Record<string, string>;
 } {
-  if (error instanceof ActionRefused) return { ok: false, error: error.message, code: error.code };
   if (error instanceof AppError) {
     // The details say what to change; the HTTP-ish summary ("Bad Request") is for the APIs, not a person.
     const text = error.details.length > 0 ? error.details.join("; ") : error.message;

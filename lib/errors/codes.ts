@@ -217,6 +217,10 @@ export const ERROR_CODES = {
   OPERATOR_PASSKEY_UNKNOWN: "Unauthorized",
   /** Adding a passkey needs a sign-in of the last minutes (ADD_PASSKEY_WITHIN_MINUTES). */
   RECENT_SIGN_IN_REQUIRED: "Forbidden",
+  /** A console action without a console session (signed out, expired or ended): sign in again. */
+  CONSOLE_SESSION_ENDED: "Unauthorized",
+  /** The operator's role does not allow this console action (a viewer's write, an admin's owner task). */
+  CONSOLE_ROLE_INSUFFICIENT: "Forbidden",
 
   // Webhooks (lib/webhooks)
   /** The tenant has no webhook endpoint with this id. */
@@ -240,6 +244,10 @@ export const ERROR_CODES = {
   OAUTH_CLIENT_NOT_FOUND: "Not Found",
   /** The user has given no consent (connected app) to this client. */
   OAUTH_CONSENT_NOT_FOUND: "Not Found",
+
+  // API documents (app/(docs))
+  /** No OpenAPI document of this name (`/openapi/{surface}.json`). */
+  OPENAPI_DOCUMENT_NOT_FOUND: "Not Found",
 
   // Example pages (lib/examples)
   /** The example pages are off (SESAME_EXAMPLES). */

@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 
 /**
  * Domain code names what happened (`lib/errors/codes.ts`); the generic, HTTP-like codes are for the
- * transport (`lib/http`) alone. This keeps them from coming back into the domain of `lib/`.
+ * transport (`lib/http`) alone. This keeps them from coming back into the domain of `lib/`, or into
+ * the routes, pages and CLI that call it.
  */
 const GENERIC_THROW = [
   /\bnew\s+(BadRequest|NotFound|Unauthorized|Conflict|Forbidden)\s*\(/,
@@ -12,19 +13,24 @@ const GENERIC_THROW = [
 ];
 
 const LIB = path.resolve(__dirname, "..");
+const ROOT = path.resolve(LIB, "..");
 const EXEMPT = ["http", "errors"].map((dir) => path.join(LIB, dir) + path.sep);
+/** lib/ (but the transport and the codes), the routes and pages, the console components, the CLI. */
+const SCANNED = [LIB, ...["app", "components", "cli"].map((dir) => path.join(ROOT, dir))];
 
 function domainSources(): string[] {
-  return readdirSync(LIB, { recursive: true, encoding: "utf8" })
-    .map((file) => path.join(LIB, file))
+  return SCANNED.flatMap((dir) =>
+    readdirSync(dir, { recursive: true, encoding: "utf8" }).map((file) => path.join(dir, file)),
+  )
     .filter((file) => /\.tsx?$/.test(file) && !/\.test\.tsx?$/.test(file))
     .filter((file) => !EXEMPT.some((dir) => file.startsWith(dir)));
 }
 
 describe("generic error codes", () => {
-  it("are not thrown in lib/ outside lib/http and lib/errors", () => {
+  it("are not thrown outside lib/http and lib/errors (lib/, app/, components/, cli/)", () => {
     const files = domainSources();
     expect(files.length).toBeGreaterThan(100);
+    expect(files.some((file) => file.startsWith(path.join(ROOT, "app") + path.sep))).toBe(true);
     const found: string[] = [];
     for (const file of files) {
       const text = readFileSync(file, "utf8");
@@ -32,7 +38,7 @@ describe("generic error codes", () => {
         const match = pattern.exec(text);
         if (match) {
           const line = text.slice(0, match.index).split("\n").length;
-          found.push(`${path.relative(LIB, file)}:${line}: ${match[0]}`);
+          found.push(`${path.relative(ROOT, file)}:${line}: ${match[0]}`);
         }
       }
     }

@@ -4,5 +4,5 @@ export { authenticate } from "./auth";
 export { MAX_BODY_BYTES, readFormBody } from "./body";
 export { redirect, requestCookie, type RedirectCookie } from "./redirect";
 export { presentError, presentFlowAnswer } from "./presenters";
-export { json, noContent } from "./responses";
+export { json, noContent, pageJson } from "./responses";
 export { sessionHeaders, withClearedSessionCookie, withSessionHeaders } from "./session-headers";

@@ -1,5 +1,6 @@
 import { signToken } from "@/lib/tenants";
-import { insertDirectDelivery, type ClaimedDelivery } from "./delivery-store";
+import { insertDirectDelivery } from "./delivery-store";
+import type { ClaimedDelivery } from "./queue-store";
 import { wakeWebhookWorker } from "./wake";
 
 /**

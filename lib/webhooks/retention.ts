@@ -1,5 +1,5 @@
 import { webhookSettings } from "./settings";
-import { deleteFinishedDeliveries, deleteOrphanEvents } from "./delivery-store";
+import { deleteFinishedDeliveries, deleteOrphanEvents } from "./queue-store";
 
 /** Rows one statement deletes at most; a sweep repeats until fewer are left (or `maxBatches`). */
 const BATCH = 500;

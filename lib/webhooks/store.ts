@@ -6,7 +6,8 @@ import { UUID_PATTERN } from "@/lib/tenants/tenant";
 /**
  * The webhook endpoints (the `webhooks` table): what the admin API creates, lists, changes and deletes,
  * and the health the worker writes after each attempt. The outbox and its deliveries are
- * `delivery-store.ts`.
+ * `delivery-store.ts` (emission, listing, detail) and `queue-store.ts` (the worker's claims, leases,
+ * outcomes and retention).
  */
 // ---- endpoints ---------------------------------------------------------------------------------------
 

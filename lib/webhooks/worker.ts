@@ -19,7 +19,7 @@ import {
   releaseLeases,
   type ClaimedDelivery,
   type FinishedAttempt,
-} from "./delivery-store";
+} from "./queue-store";
 import { markWebhookFailed, markWebhookSucceeded } from "./store";
 import { setWebhookWake } from "./wake";
 

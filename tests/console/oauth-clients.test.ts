@@ -77,9 +77,12 @@ describe("console: OAuth clients", () => {
     expect(await deleteClientAction(tenant.id, 42)).toMatchObject({ ok: false });
 
     await signInOperator(`viewer-${crypto.randomUUID()}@example.com`, "viewer", [tenant.id]);
-    expect(await createClientAction(tenant.id, FORM)).toMatchObject({ ok: false, code: "FORBIDDEN" });
+    expect(await createClientAction(tenant.id, FORM)).toMatchObject({
+      ok: false,
+      code: "CONSOLE_ROLE_INSUFFICIENT",
+    });
     const other = await createTestTenant();
     await signInOperator(`admin-${crypto.randomUUID()}@example.com`, "admin", [other.tenant.id]);
-    expect(await createClientAction(tenant.id, FORM)).toMatchObject({ ok: false, code: "NOT_FOUND" });
+    expect(await createClientAction(tenant.id, FORM)).toMatchObject({ ok: false, code: "TENANT_NOT_FOUND" });
   });
 });

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineContract } from "@/lib/contracts/contract";
 import type { OAuthClient } from "@/lib/openid";
 import { TenantIdParam, platformErrors } from "../schemas";
+import { pageQuery, pageResponse } from "./pagination";
 
 const json = <S extends z.ZodType>(description: string, schema: S) => ({
   description,
@@ -157,24 +158,9 @@ export const listOAuthClients = defineContract({
     "The tenant's OpenID Connect clients, oldest first, paged (`page`, `per_page`); `X-Total-Count` " +
     "gives the total, `Link` the pages. Secrets are never listed.",
   params: tenantParams,
-  query: z.object({
-    page: z.coerce.number().int().min(1).default(1).meta({ description: "Page number, from 1" }),
-    per_page: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(100)
-      .default(20)
-      .meta({ description: "Clients per page, 1 to 100" }),
-  }),
+  query: z.object(pageQuery("Clients")),
   responses: {
-    "200": {
-      ...json("A page of clients", z.array(OAuthClientSchema)),
-      headers: z.object({
-        "X-Total-Count": z.number().int().meta({ description: "Clients, over all pages" }),
-        Link: z.string().meta({ description: "RFC 5988 links: first, last, next, prev" }),
-      }),
-    },
+    "200": pageResponse("A page of clients", OAuthClientSchema, "Clients, over all pages"),
     ...platformErrors(400, 401, 404, 500),
   },
 });

@@ -1,3 +1,5 @@
+import { z } from "zod";
+
 /**
  * Hanko's `Link` header of a paginated list (backend/pagination/header.go): `first` (unless on page 1
  * of several), `last` (unless on it), `next`, `prev`, each the request's URL with `page` and `per_page`
@@ -32,3 +34,36 @@ export function pageHeaders(
 ): Record<string, string> {
   return { "x-total-count": String(listing.total), link: paginationLinks(url, listing) };
 }
+
+/**
+ * The query of a paged admin list: `page` from 1 and `per_page` 1 to 100 (20 by default). Spread it
+ * into the contract's query with the list's own filters.
+ */
+export const pageQuery = (items: string) => ({
+  page: z.coerce.number().int().min(1).default(1).meta({ description: "Page number, from 1" }),
+  per_page: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .default(20)
+    .meta({ description: `${items} per page, 1 to 100` }),
+});
+
+/** The 200 of a paged admin list: a JSON array of `item`, `X-Total-Count` and `Link`. */
+export const pageResponse = <S extends z.ZodType>(description: string, item: S, total: string) => ({
+  description,
+  content: { "application/json": { schema: z.array(item) } },
+  headers: z.object({
+    "X-Total-Count": z.number().int().meta({ description: total }),
+    Link: z
+      .string()
+      .meta({ description: "RFC 5988 links: first, last, next, prev (Hanko's pagination header)" }),
+  }),
+});
+
+/** The page a parsed query asks for, as the owners' list operations take it. */
+export const requestedPage = (query: { page: number; per_page: number }) => ({
+  page: query.page,
+  perPage: query.per_page,
+});

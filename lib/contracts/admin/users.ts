@@ -3,6 +3,7 @@ import { EmailAddress } from "@/lib/emails/address";
 import { defineContract } from "@/lib/contracts/contract";
 import { AdminUserSchema, adminUserWire, type AdminUser } from "@/lib/wire/admin-user";
 import { TenantIdParam, platformErrors } from "../schemas";
+import { pageQuery, pageResponse } from "./pagination";
 import { UUID, UserIdParam } from "./params";
 
 export { AdminUserSchema, adminUserWire, type AdminUser };
@@ -13,12 +14,6 @@ const json = <S extends z.ZodType>(description: string, schema: S) => ({
   description,
   content: { "application/json": { schema } },
 });
-
-const positiveInt = (fallback: number, max?: number) => {
-  let schema = z.coerce.number().int().min(1);
-  if (max !== undefined) schema = schema.max(max);
-  return schema.default(fallback);
-};
 
 export const listUsers = defineContract({
   surface: "admin",
@@ -36,8 +31,7 @@ export const listUsers = defineContract({
   loadsTenant: true,
   params: z.object({ tenantId: TenantIdParam }),
   query: z.object({
-    page: positiveInt(1).meta({ description: "Page number, from 1" }),
-    per_page: positiveInt(20, 100).meta({ description: "Users per page, 1 to 100" }),
+    ...pageQuery("Users"),
     user_id: z
       .string()
       .transform((value) => value.split(",").map((id) => id.trim().toLowerCase()))
@@ -49,13 +43,7 @@ export const listUsers = defineContract({
     sort_direction: z.enum(["asc", "desc"]).default("desc"),
   }),
   responses: {
-    "200": {
-      ...json("A page of users", z.array(AdminUserSchema)),
-      headers: z.object({
-        "X-Total-Count": z.number().int().meta({ description: "Users matching, over all pages" }),
-        Link: z.string().meta({ description: "RFC 5988 links: first, prev, next, last" }),
-      }),
-    },
+    "200": pageResponse("A page of users", AdminUserSchema, "Users matching, over all pages"),
     ...platformErrors(400, 401, 404, 500),
   },
 });

@@ -4,6 +4,7 @@ import { defineContract } from "@/lib/contracts/contract";
 import { SUBSCRIBABLE_EVENTS } from "@/lib/webhooks/events";
 import type { DeliveryInfo } from "@/lib/webhooks";
 import { TenantIdParam, platformErrors } from "../schemas";
+import { pageQuery, pageResponse } from "./pagination";
 
 const json = <S extends z.ZodType>(description: string, schema: S) => ({
   description,
@@ -210,20 +211,11 @@ export const listWebhookDeliveries = defineContract({
   description: "Newest first, paged (`page`, `per_page`); `X-Total-Count` gives the total, `Link` the pages.",
   params: webhookParams,
   query: z.object({
-    page: z.coerce.number().int().min(1).default(1),
-    per_page: z.coerce.number().int().min(1).max(100).default(20),
+    ...pageQuery("Deliveries"),
     status: z.enum(["pending", "succeeded", "failed"]).optional(),
   }),
   responses: {
-    "200": {
-      ...json("The deliveries", z.array(WebhookDelivery)),
-      headers: z.object({
-        "X-Total-Count": z.number().int().meta({ description: "Matching deliveries" }),
-        Link: z
-          .string()
-          .meta({ description: "RFC 5988 links: first, last, next, prev (Hanko's pagination header)" }),
-      }),
-    },
+    "200": pageResponse("The deliveries", WebhookDelivery, "Matching deliveries"),
     ...platformErrors(400, 401, 404, 500),
   },
 });

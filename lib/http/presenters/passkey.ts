@@ -124,6 +124,8 @@ export const PASSKEY_ERRORS: Record<ErrorCode, PasskeyAnswer> = {
   THIRD_PARTY_PROVIDER_EXISTS: { status: 409 },
   OPERATOR_PASSKEY_UNKNOWN: { status: 401 },
   RECENT_SIGN_IN_REQUIRED: { status: 403 },
+  CONSOLE_SESSION_ENDED: { status: 401 },
+  CONSOLE_ROLE_INSUFFICIENT: { status: 403 },
   API_KEY_INVALID: UNAUTHORIZED_ANSWER,
   API_KEY_NOT_FOUND: { status: 404 },
   METRICS_TOKEN_INVALID: { status: 401 },
@@ -131,6 +133,7 @@ export const PASSKEY_ERRORS: Record<ErrorCode, PasskeyAnswer> = {
   OAUTH_CLIENT_NOT_FOUND: { status: 404 },
   OAUTH_CONSENT_NOT_FOUND: { status: 404 },
   EXAMPLES_DISABLED: { status: 404 },
+  OPENAPI_DOCUMENT_NOT_FOUND: { status: 404 },
 };
 
 /**

@@ -1,4 +1,4 @@
-import { NotFound } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import { SURFACES, presentError, type Surface } from "@/lib/http";
 import { createSurfaceDocument } from "@/lib/openapi";
 
@@ -13,7 +13,11 @@ export async function GET(
   const surface = document.replace(/\.json$/, "") as Surface;
   const body =
     document.endsWith(".json") && SURFACES.includes(surface) ? createSurfaceDocument(surface) : undefined;
-  if (!body) return presentError("public", new NotFound("No OpenAPI document of that name"));
+  if (!body)
+    return presentError(
+      "public",
+      new AppError("OPENAPI_DOCUMENT_NOT_FOUND", "No OpenAPI document of that name"),
+    );
   return Response.json(body, {
     headers: { "access-control-allow-origin": "*", "cache-control": "no-cache" },
   });

@@ -1,9 +1,16 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useId, useRef, useState, type ReactNode } from "react";
-import { ConfirmDialog, SecretOnce, useConsoleAction } from "@/components/console/client";
-import { Button, FormField, fieldProps } from "@/components/console/ui";
+import { useRef, useState } from "react";
+import { ConfirmDialog, FormDialog, SecretOnce, useConsoleAction } from "@/components/console/client";
+import {
+  CheckboxGroup,
+  FormField,
+  fieldProps,
+  formError,
+  listFieldError,
+  toggled,
+} from "@/components/console/ui";
 import { changeOperator, deleteOperator, inviteOperator, newEnrolmentLink } from "./actions";
 
 type Role = "owner" | "admin" | "viewer";
@@ -14,38 +21,6 @@ const ROLES: { value: Role; label: string }[] = [
   { value: "admin", label: "Admin — manages the tenants granted below" },
   { value: "owner", label: "Owner — everything, operators included" },
 ];
-
-const dialogClass =
-  "m-auto w-[min(34rem,calc(100vw-2rem))] rounded-lg bg-white p-6 text-slate-900 shadow-xl backdrop:bg-slate-900/50 dark:bg-slate-900 dark:text-slate-100";
-
-function FormDialog({
-  trigger,
-  triggerVariant = "primary",
-  title,
-  children,
-  dialogRef,
-}: {
-  trigger: ReactNode;
-  triggerVariant?: "primary" | "secondary";
-  title: string;
-  children: ReactNode;
-  dialogRef: React.RefObject<HTMLDialogElement | null>;
-}) {
-  const id = useId();
-  return (
-    <>
-      <Button variant={triggerVariant} onClick={() => dialogRef.current?.showModal()}>
-        {trigger}
-      </Button>
-      <dialog ref={dialogRef} aria-labelledby={`${id}-title`} className={dialogClass}>
-        <h2 id={`${id}-title`} className="text-lg font-semibold">
-          {title}
-        </h2>
-        {children}
-      </dialog>
-    </>
-  );
-}
 
 /** Role select and tenant checkboxes, shared by invite and edit. */
 function RoleAndTenants({
@@ -65,8 +40,6 @@ function RoleAndTenants({
   tenants: TenantOption[];
   fieldErrors: Record<string, string>;
 }) {
-  const tenantsError =
-    fieldErrors.tenantIds ?? Object.entries(fieldErrors).find(([key]) => key.startsWith("tenantIds."))?.[1];
   return (
     <>
       <FormField id={`${prefix}-role`} label="Role" error={fieldErrors.role}>
@@ -85,8 +58,11 @@ function RoleAndTenants({
       {role === "owner" ? (
         <p className="text-sm text-slate-600 dark:text-slate-400">Owners see every tenant.</p>
       ) : (
-        <fieldset aria-describedby={tenantsError ? `${prefix}-tenants-error` : undefined}>
-          <legend className="text-sm font-medium text-slate-800 dark:text-slate-200">Tenants</legend>
+        <CheckboxGroup
+          legend="Tenants"
+          errorId={`${prefix}-tenants-error`}
+          error={listFieldError(fieldErrors, "tenantIds")}
+        >
           {tenants.length === 0 ? (
             <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
               No tenants yet: grant them later, once created.
@@ -99,29 +75,14 @@ function RoleAndTenants({
                     type="checkbox"
                     className="size-4 accent-indigo-600"
                     checked={tenantIds.includes(tenant.id)}
-                    onChange={(event) =>
-                      setTenantIds(
-                        event.target.checked
-                          ? [...tenantIds, tenant.id]
-                          : tenantIds.filter((id) => id !== tenant.id),
-                      )
-                    }
+                    onChange={(event) => setTenantIds(toggled(tenantIds, tenant.id, event.target.checked))}
                   />
                   {tenant.name}
                 </label>
               ))}
             </div>
           )}
-          {tenantsError ? (
-            <p
-              id={`${prefix}-tenants-error`}
-              role="alert"
-              className="mt-1 text-xs font-medium text-red-700 dark:text-red-400"
-            >
-              {tenantsError}
-            </p>
-          ) : null}
-        </fieldset>
+        </CheckboxGroup>
       )}
     </>
   );
@@ -158,46 +119,39 @@ export function InviteOperatorButton({ tenants }: { tenants: TenantOption[] }) {
   });
   return (
     <>
-      <FormDialog trigger="Invite operator" title="Invite an operator" dialogRef={dialog}>
-        <form
-          className="mt-4 space-y-4"
-          onSubmit={(event) => {
-            event.preventDefault();
-            void run({ email, role, tenantIds });
-          }}
+      <FormDialog
+        trigger="Invite operator"
+        title="Invite an operator"
+        width="md"
+        dialogRef={dialog}
+        onSubmit={() => void run({ email, role, tenantIds })}
+        pending={pending}
+        submitLabel="Invite"
+        pendingLabel="Inviting…"
+      >
+        <FormField
+          id="invite-email"
+          label="Email"
+          hint="They get a one-time link to register a passkey; give it to them yourself."
+          error={fieldErrors.email}
         >
-          <FormField
-            id="invite-email"
-            label="Email"
-            hint="They get a one-time link to register a passkey; give it to them yourself."
-            error={fieldErrors.email}
-          >
-            <input
-              {...fieldProps("invite-email", fieldErrors.email)}
-              type="email"
-              autoComplete="off"
-              value={email}
-              onChange={(event) => setEmail(event.target.value)}
-            />
-          </FormField>
-          <RoleAndTenants
-            prefix="invite"
-            role={role}
-            setRole={setRole}
-            tenantIds={tenantIds}
-            setTenantIds={setTenantIds}
-            tenants={tenants}
-            fieldErrors={fieldErrors}
+          <input
+            {...fieldProps("invite-email", fieldErrors.email)}
+            type="email"
+            autoComplete="off"
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
           />
-          <div className="flex justify-end gap-2">
-            <Button variant="secondary" onClick={() => dialog.current?.close()}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={pending}>
-              {pending ? "Inviting…" : "Invite"}
-            </Button>
-          </div>
-        </form>
+        </FormField>
+        <RoleAndTenants
+          prefix="invite"
+          role={role}
+          setRole={setRole}
+          tenantIds={tenantIds}
+          setTenantIds={setTenantIds}
+          tenants={tenants}
+          fieldErrors={fieldErrors}
+        />
       </FormDialog>
       {link ? <EnrolmentLink link={link} onDone={() => setLink(undefined)} /> : null}
     </>
@@ -231,41 +185,26 @@ export function EditOperatorButton({
       }
       triggerVariant="secondary"
       title={`Change ${operator.email}`}
+      width="md"
       dialogRef={dialog}
+      onSubmit={() => void run({ role, tenantIds })}
+      error={formError(error, fieldErrors)}
+      pending={pending}
+      submitLabel="Save"
+      pendingLabel="Saving…"
     >
-      <form
-        className="mt-4 space-y-4"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void run({ role, tenantIds });
-        }}
-      >
-        <RoleAndTenants
-          prefix={`edit-${operator.id}`}
-          role={role}
-          setRole={setRole}
-          tenantIds={tenantIds}
-          setTenantIds={setTenantIds}
-          tenants={tenants}
-          fieldErrors={fieldErrors}
-        />
-        <p className="text-xs text-slate-600 dark:text-slate-400">
-          Saving signs {operator.email} out of the console everywhere, so the change applies at once.
-        </p>
-        {error && Object.keys(fieldErrors).length === 0 ? (
-          <p role="alert" className="text-sm font-medium text-red-700 dark:text-red-400">
-            {error}
-          </p>
-        ) : null}
-        <div className="flex justify-end gap-2">
-          <Button variant="secondary" onClick={() => dialog.current?.close()}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={pending}>
-            {pending ? "Saving…" : "Save"}
-          </Button>
-        </div>
-      </form>
+      <RoleAndTenants
+        prefix={`edit-${operator.id}`}
+        role={role}
+        setRole={setRole}
+        tenantIds={tenantIds}
+        setTenantIds={setTenantIds}
+        tenants={tenants}
+        fieldErrors={fieldErrors}
+      />
+      <p className="text-xs text-slate-600 dark:text-slate-400">
+        Saving signs {operator.email} out of the console everywhere, so the change applies at once.
+      </p>
     </FormDialog>
   );
 }

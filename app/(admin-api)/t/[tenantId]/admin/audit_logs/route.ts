@@ -1,6 +1,6 @@
-import { auditLogWire, listAuditLogs, pageHeaders } from "@/lib/contracts/admin";
+import { auditLogWire, listAuditLogs } from "@/lib/contracts/admin";
 import { exportAuditLogs, queryAuditLogs, type AuditLogFilter } from "@/lib/audit-logs";
-import { json, route } from "@/lib/http";
+import { pageJson, route } from "@/lib/http";
 import { wantsCsv } from "./presentation";
 
 export const dynamic = "force-dynamic";
@@ -27,5 +27,5 @@ export const GET = route(listAuditLogs, async ({ req, tenant, query }) => {
     });
   }
   const listing = await queryAuditLogs(tenant.id, filter, { page: query.page, perPage: query.per_page });
-  return json(listing.entries.map(auditLogWire), 200, pageHeaders(req.url, listing));
+  return pageJson(req.url, listing.entries.map(auditLogWire), listing);
 });

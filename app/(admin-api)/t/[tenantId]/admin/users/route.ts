@@ -1,24 +1,20 @@
-import { adminUserWire, createUser, listUsers, pageHeaders } from "@/lib/contracts/admin";
-import { json, route } from "@/lib/http";
+import { adminUserWire, createUser, listUsers, requestedPage } from "@/lib/contracts/admin";
+import { json, pageJson, route } from "@/lib/http";
 import { createAdminUser, listAdminUsers } from "@/lib/accounts";
 
 export const dynamic = "force-dynamic";
 
 // GET /t/{tenantId}/admin/users: a page of the tenant's platform users, X-Total-Count and Link headers
 export const GET = route(listUsers, async ({ req, tenant, query }) => {
-  const page = await listAdminUsers(tenant.id, {
-    page: query.page,
-    perPage: query.per_page,
+  const page = requestedPage(query);
+  const { users, total } = await listAdminUsers(tenant.id, {
+    ...page,
     userIds: query.user_id,
     email: query.email,
     username: query.username,
     direction: query.sort_direction,
   });
-  return json(
-    page.users.map(adminUserWire),
-    200,
-    pageHeaders(req.url, { total: page.total, page: query.page, perPage: query.per_page }),
-  );
+  return pageJson(req.url, users.map(adminUserWire), { ...page, total });
 });
 
 // POST /t/{tenantId}/admin/users: creates a platform user with addresses and/or a username (200)

@@ -2,7 +2,15 @@
 
 import { useState, type FormEvent } from "react";
 import { useConsoleAction } from "@/components/console/client";
-import { Button, Card, FormField, cx, fieldProps } from "@/components/console/ui";
+import {
+  Button,
+  Card,
+  choiceClass,
+  FormField,
+  cx,
+  fieldProps,
+  listFieldError,
+} from "@/components/console/ui";
 import { checkTenantAction, createTenantAction } from "./actions";
 import { NextSteps, type CreatedTenant } from "./next-steps";
 
@@ -55,8 +63,7 @@ export function CreateTenantWizard({
   const pending = create.pending || check.pending;
   // The errors of the last check or creation.
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-  const error = (path: string) =>
-    fieldErrors[path] ?? Object.entries(fieldErrors).find(([key]) => key.startsWith(`${path}.`))?.[1];
+  const error = (path: string) => listFieldError(fieldErrors, path);
   const otherErrors = Object.entries(fieldErrors).filter(
     ([key]) => !["name", "rpName", "rpId", "origins"].some((f) => key === f || key.startsWith(`${f}.`)),
   );
@@ -209,7 +216,7 @@ export function CreateTenantWizard({
                   checked={methods[method.key]}
                   onChange={(e) => setMethods({ ...methods, [method.key]: e.target.checked })}
                   aria-describedby={`method-${method.key}-hint`}
-                  className="mt-0.5 size-4 rounded border-slate-300 accent-indigo-600"
+                  className={choiceClass}
                 />
                 <div>
                   <label

@@ -1,20 +1,14 @@
-import { createOAuthClient, listOAuthClients, oauthClientWire, pageHeaders } from "@/lib/contracts/admin";
-import { json, route } from "@/lib/http";
+import { createOAuthClient, listOAuthClients, oauthClientWire, requestedPage } from "@/lib/contracts/admin";
+import { json, pageJson, route } from "@/lib/http";
 import * as openid from "@/lib/openid";
 
 export const dynamic = "force-dynamic";
 
 // GET /t/{tenantId}/admin/oauth/clients: a page of the tenant's OpenID Connect clients, oldest first
 export const GET = route(listOAuthClients, async ({ req, tenant, query }) => {
-  const { clients, total } = await openid.listOAuthClients(tenant.id, {
-    page: query.page,
-    perPage: query.per_page,
-  });
-  return json(
-    clients.map(oauthClientWire),
-    200,
-    pageHeaders(req.url, { total, page: query.page, perPage: query.per_page }),
-  );
+  const page = requestedPage(query);
+  const { clients, total } = await openid.listOAuthClients(tenant.id, page);
+  return pageJson(req.url, clients.map(oauthClientWire), { ...page, total });
 });
 
 // POST /t/{tenantId}/admin/oauth/clients: a new client and its secret (shown once)

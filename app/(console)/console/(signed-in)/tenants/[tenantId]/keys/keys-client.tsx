@@ -1,9 +1,16 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useId, useRef, useState } from "react";
-import { ConfirmDialog, SecretOnce, useConsoleAction } from "@/components/console/client";
-import { Button, FormField, fieldProps } from "@/components/console/ui";
+import { useRef, useState } from "react";
+import { ConfirmDialog, FormDialog, SecretOnce, useConsoleAction } from "@/components/console/client";
+import {
+  CheckboxGroup,
+  Choice,
+  FormField,
+  fieldProps,
+  listFieldError,
+  toggled,
+} from "@/components/console/ui";
 import { createKey, revokeKey, rotateKey } from "./actions";
 
 const SCOPES = [
@@ -16,7 +23,6 @@ const SCOPES = [
 export function CreateKeyButton({ tenantId }: { tenantId: string }) {
   const router = useRouter();
   const dialog = useRef<HTMLDialogElement>(null);
-  const id = useId();
   const [name, setName] = useState("");
   const [scopes, setScopes] = useState<string[]>(["admin"]);
   const [secret, setSecret] = useState<string | undefined>();
@@ -30,86 +36,51 @@ export function CreateKeyButton({ tenantId }: { tenantId: string }) {
       router.refresh();
     },
   });
-  const scopesError =
-    fieldErrors.scopes ?? Object.entries(fieldErrors).find(([k]) => k.startsWith("scopes."))?.[1];
+  const scopesError = listFieldError(fieldErrors, "scopes");
   return (
     <>
-      <Button onClick={() => dialog.current?.showModal()}>Create API key</Button>
-      <dialog
-        ref={dialog}
-        aria-labelledby={`${id}-title`}
-        className="m-auto w-[min(32rem,calc(100vw-2rem))] rounded-lg bg-white p-6 text-slate-900 shadow-xl backdrop:bg-slate-900/50 dark:bg-slate-900 dark:text-slate-100"
+      <FormDialog
+        trigger="Create API key"
+        title="Create an API key"
+        dialogRef={dialog}
+        onSubmit={() => void run({ name, scopes })}
+        pending={pending}
+        submitLabel="Create key"
+        pendingLabel="Creating…"
       >
-        <h2 id={`${id}-title`} className="text-lg font-semibold">
-          Create an API key
-        </h2>
-        <form
-          className="mt-4 space-y-4"
-          onSubmit={(event) => {
-            event.preventDefault();
-            void run({ name, scopes });
-          }}
+        <FormField
+          id="key-name"
+          label="Name"
+          hint="What uses it, e.g. “backend production”."
+          error={fieldErrors.name}
         >
-          <FormField
-            id="key-name"
-            label="Name"
-            hint="What uses it, e.g. “backend production”."
-            error={fieldErrors.name}
-          >
-            <input
-              {...fieldProps("key-name", fieldErrors.name)}
-              value={name}
-              onChange={(event) => setName(event.target.value)}
-              autoComplete="off"
-              maxLength={100}
-            />
-          </FormField>
-          <fieldset aria-describedby={scopesError ? "key-scopes-error" : undefined}>
-            <legend className="text-sm font-medium text-slate-800 dark:text-slate-200">Scopes</legend>
-            <div className="mt-2 space-y-2">
-              {SCOPES.map((scope) => (
-                <label key={scope.value} className="flex items-start gap-2 text-sm">
-                  <input
-                    type="checkbox"
-                    name="scopes"
-                    value={scope.value}
-                    className="mt-0.5 size-4 rounded border-slate-300 accent-indigo-600"
-                    checked={scopes.includes(scope.value)}
-                    onChange={(event) =>
-                      setScopes((current) =>
-                        event.target.checked
-                          ? [...current, scope.value]
-                          : current.filter((value) => value !== scope.value),
-                      )
-                    }
-                  />
-                  <span>
-                    <span className="font-medium">{scope.label}</span>{" "}
-                    <span className="text-slate-600 dark:text-slate-400">— {scope.hint}</span>
-                  </span>
-                </label>
-              ))}
-            </div>
-            {scopesError ? (
-              <p
-                id="key-scopes-error"
-                role="alert"
-                className="mt-1 text-xs font-medium text-red-700 dark:text-red-400"
+          <input
+            {...fieldProps("key-name", fieldErrors.name)}
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            autoComplete="off"
+            maxLength={100}
+          />
+        </FormField>
+        <CheckboxGroup legend="Scopes" errorId="key-scopes-error" error={scopesError}>
+          <div className="mt-2 space-y-2">
+            {SCOPES.map((scope) => (
+              <Choice
+                key={scope.value}
+                name="scopes"
+                value={scope.value}
+                checked={scopes.includes(scope.value)}
+                onChange={(event) =>
+                  setScopes((current) => toggled(current, scope.value, event.target.checked))
+                }
               >
-                {scopesError}
-              </p>
-            ) : null}
-          </fieldset>
-          <div className="flex justify-end gap-2">
-            <Button variant="secondary" onClick={() => dialog.current?.close()}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={pending}>
-              {pending ? "Creating…" : "Create key"}
-            </Button>
+                <span className="font-medium">{scope.label}</span>{" "}
+                <span className="text-slate-600 dark:text-slate-400">— {scope.hint}</span>
+              </Choice>
+            ))}
           </div>
-        </form>
-      </dialog>
+        </CheckboxGroup>
+      </FormDialog>
       {secret ? (
         <SecretOnce label="Your new API key" value={secret} onDone={() => setSecret(undefined)} />
       ) : null}

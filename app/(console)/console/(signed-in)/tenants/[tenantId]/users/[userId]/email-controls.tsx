@@ -1,9 +1,9 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useId, useState } from "react";
-import { ConfirmDialog, useConsoleAction } from "@/components/console/client";
-import { Button, FormField, fieldProps } from "@/components/console/ui";
+import { useState } from "react";
+import { ConfirmDialog, useConsoleAction, useFieldIds } from "@/components/console/client";
+import { Button, checkboxClass, FormField, fieldProps } from "@/components/console/ui";
 import { addUserEmail, makeEmailPrimary, removeUserEmail } from "../actions";
 
 interface EmailProps {
@@ -53,7 +53,7 @@ export function RemoveEmailButton({ tenantId, userId, emailId, address }: EmailP
 /** Adds an address: verified or not, primary or not (no mail is sent). */
 export function AddEmailForm({ tenantId, userId }: { tenantId: string; userId: string }) {
   const router = useRouter();
-  const prefix = useId().replace(/:/g, "");
+  const id = useFieldIds();
   const empty = { address: "", verified: true, primary: false };
   const [form, setForm] = useState(empty);
   const { run, pending, fieldErrors } = useConsoleAction(addUserEmail, {
@@ -63,9 +63,6 @@ export function AddEmailForm({ tenantId, userId }: { tenantId: string; userId: s
       router.refresh();
     },
   });
-  const id = (field: string) => `${prefix}-${field}`;
-  const checkbox =
-    "size-4 rounded border-slate-300 text-indigo-600 focus-visible:outline-2 focus-visible:outline-indigo-600";
   return (
     <form
       className="mt-4 flex flex-wrap items-end gap-4 border-t border-slate-200 pt-4 dark:border-slate-700"
@@ -97,7 +94,7 @@ export function AddEmailForm({ tenantId, userId }: { tenantId: string; userId: s
         <label className="flex items-center gap-2">
           <input
             type="checkbox"
-            className={checkbox}
+            className={checkboxClass}
             checked={form.verified}
             onChange={(event) => setForm({ ...form, verified: event.target.checked })}
           />
@@ -107,7 +104,7 @@ export function AddEmailForm({ tenantId, userId }: { tenantId: string; userId: s
           <input
             id={id("primary")}
             type="checkbox"
-            className={checkbox}
+            className={checkboxClass}
             aria-invalid={fieldErrors.primary ? true : undefined}
             aria-describedby={fieldErrors.primary ? `${id("primary")}-error` : undefined}
             checked={form.primary}

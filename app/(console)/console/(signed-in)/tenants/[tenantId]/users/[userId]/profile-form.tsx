@@ -1,8 +1,8 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useId, useState } from "react";
-import { useConsoleAction } from "@/components/console/client";
+import { useState } from "react";
+import { useConsoleAction, useFieldIds } from "@/components/console/client";
 import { Button, FormField, fieldProps } from "@/components/console/ui";
 import { saveProfile } from "../actions";
 
@@ -21,13 +21,12 @@ export function ProfileForm({
   usernamesEnabled: boolean;
 }) {
   const router = useRouter();
-  const prefix = useId().replace(/:/g, "");
+  const id = useFieldIds();
   const [form, setForm] = useState({ username, name });
   const { run, pending, fieldErrors } = useConsoleAction(saveProfile, {
     success: "Profile saved",
     onSuccess: () => router.refresh(),
   });
-  const id = (field: string) => `${prefix}-${field}`;
   return (
     <form
       className="mt-4 grid gap-4 border-t border-slate-200 pt-4 sm:grid-cols-2 dark:border-slate-700"

@@ -1,162 +1,29 @@
-import { and, asc, count, desc, eq, inArray, isNotNull, sql, type SQL } from "drizzle-orm";
+import { and, count, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import { executor, rowsOf } from "@/lib/db";
 import {
-  webhookAttempts,
   webhookDeliveries,
   webhookEvents,
   webhooks,
-  type WebhookAttemptRow,
   type WebhookDeliveryRow,
   type WebhookDeliveryStatus,
   type WebhookEventRow,
   type WebhookRow,
 } from "@/lib/db/schema";
-import { UUID_PATTERN } from "@/lib/tenants/tenant";
 
 /**
- * The delivery queue: the outbox of events (`webhook_events`), one delivery per subscribed endpoint
- * (`webhook_deliveries`) and its attempts (`webhook_attempts`); the worker's claims and leases, the
- * metrics' queue statistics and the retention sweep. The endpoints themselves are `store.ts`.
+ * The delivery worker's queries on the outbox (`webhook_deliveries`, `webhook_attempts`): claims under
+ * a lease, leases handed back, each attempt's outcome and the next try (retry or give up), deliveries
+ * abandoned, the queue's statistics for metrics, and the retention sweep. What writes and reads the
+ * deliveries as records (emission, listing, detail) is `delivery-store.ts`.
  */
-
-// ---- emission ----------------------------------------------------------------------------------------
-
-/** The tenant's enabled endpoints subscribed to one of `names` (an event's subscription names). */
-function matching(tenantId: string, names: string[]): SQL {
-  const list = sql.join(
-    names.map((name) => sql`${name}`),
-    sql`, `,
-  );
-  return sql`${webhooks.tenantId} = ${tenantId} and ${webhooks.enabled} and exists (
-    select 1 from jsonb_array_elements(${webhooks.events}) as subscription
-    where subscription->>'event' in (${list}))`;
-}
-
-/** One indexed query: does any enabled endpoint of the tenant subscribe to one of `names`? */
-export async function anyWebhookMatches(tenantId: string, names: string[]): Promise<boolean> {
-  const db = await executor();
-  const rows = await db.select({ id: webhooks.id }).from(webhooks).where(matching(tenantId, names)).limit(1);
-  return rows.length > 0;
-}
-
-/**
- * Writes the event to the outbox and one pending delivery per matching endpoint, in one statement that
- * writes nothing when no endpoint matches (joins the caller's transaction). Returns the number of
- * deliveries.
- */
-export async function insertEventIfSubscribed(
-  tenantId: string,
-  event: string,
-  data: unknown,
-  names: string[],
-): Promise<number> {
-  const db = await executor();
-  const result = await db.execute(sql`
-    with targets as (
-      select webhooks.id from webhooks where ${matching(tenantId, names)}
-    ),
-    event as (
-      insert into webhook_events (tenant_id, event, data)
-      select ${tenantId}, ${event}, ${JSON.stringify(data ?? null)}::jsonb
-      where exists (select 1 from targets)
-      returning id, tenant_id
-    )
-    insert into webhook_deliveries (tenant_id, webhook_id, event_id)
-    select event.tenant_id, targets.id, event.id from targets, event
-    returning id`);
-  return rowsOf(result).length;
-}
-
-/** An event for one endpoint only (the test event), and its delivery. */
-export async function insertEventForWebhook(
-  tenantId: string,
-  webhookId: string,
-  event: string,
-  data: unknown,
-): Promise<WebhookDeliveryRow> {
-  const db = await executor();
-  const [row] = await db.insert(webhookEvents).values({ tenantId, event, data }).returning();
-  return insertDelivery(tenantId, webhookId, row!.id);
-}
-
-export async function insertDelivery(
-  tenantId: string,
-  webhookId: string,
-  eventId: string,
-): Promise<WebhookDeliveryRow> {
-  const db = await executor();
-  const [row] = await db.insert(webhookDeliveries).values({ tenantId, webhookId, eventId }).returning();
-  return row!;
-}
-
-// ---- deliveries (read) -------------------------------------------------------------------------------
-
-export interface DeliveryWithEvent {
-  delivery: WebhookDeliveryRow;
-  event: WebhookEventRow;
-}
-
-export async function findDelivery(
-  tenantId: string,
-  webhookId: string,
-  deliveryId: string,
-): Promise<DeliveryWithEvent | undefined> {
-  if (!UUID_PATTERN.test(deliveryId)) return undefined;
-  const db = await executor();
-  const [row] = await db
-    .select({ delivery: webhookDeliveries, event: webhookEvents })
-    .from(webhookDeliveries)
-    .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
-    .where(
-      and(
-        eq(webhookDeliveries.tenantId, tenantId),
-        eq(webhookDeliveries.webhookId, webhookId),
-        eq(webhookDeliveries.id, deliveryId),
-      ),
-    )
-    .limit(1);
-  return row;
-}
-
-export async function selectDeliveries(
-  tenantId: string,
-  webhookId: string,
-  options: { status?: WebhookDeliveryStatus; limit: number; offset: number },
-): Promise<{ rows: DeliveryWithEvent[]; total: number }> {
-  const db = await executor();
-  const where = and(
-    eq(webhookDeliveries.tenantId, tenantId),
-    eq(webhookDeliveries.webhookId, webhookId),
-    options.status ? eq(webhookDeliveries.status, options.status) : undefined,
-  );
-  const rows = await db
-    .select({ delivery: webhookDeliveries, event: webhookEvents })
-    .from(webhookDeliveries)
-    .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
-    .where(where)
-    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
-    .limit(options.limit)
-    .offset(options.offset);
-  const [total] = await db.select({ n: count() }).from(webhookDeliveries).where(where);
-  return { rows, total: Number(total?.n ?? 0) };
-}
-
-export async function selectAttempts(deliveryIds: string[]): Promise<WebhookAttemptRow[]> {
-  if (deliveryIds.length === 0) return [];
-  const db = await executor();
-  return db
-    .select()
-    .from(webhookAttempts)
-    .where(inArray(webhookAttempts.deliveryId, deliveryIds))
-    .orderBy(asc(webhookAttempts.attemptedAt), asc(webhookAttempts.id));
-}
 
 // ---- worker ------------------------------------------------------------------------------------------
 
 export interface ClaimedDelivery {
   delivery: WebhookDeliveryRow;
   event: WebhookEventRow;
-  webhook: WebhookRow;
+  /** The endpoint; null for a direct delivery (`delivery.target`). */
+  webhook: WebhookRow | null;
 }
 
 /** Ends every lease (the deliveries are due again at once); returns how many were held. */
@@ -257,7 +124,7 @@ export async function claimDueDeliveries(
     .select({ event: webhookEvents, webhook: webhooks, id: webhookDeliveries.id })
     .from(webhookDeliveries)
     .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
-    .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
+    .leftJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
     .where(
       inArray(
         webhookDeliveries.id,
