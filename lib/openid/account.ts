@@ -7,7 +7,8 @@ import { findUser } from "@/lib/users";
  */
 export async function accountClaims(tenantId: string, userId: string) {
   const user = await findUser(tenantId, userId);
-  if (!user) return undefined;
+  // A locked user has no account here (their tokens are refused before: lib/openid/store.ts findModel).
+  if (!user || user.lockedAt) return undefined;
   return {
     accountId: user.id,
     async claims() {

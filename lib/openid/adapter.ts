@@ -19,8 +19,18 @@ type Payload = Record<string, unknown>;
 
 const SEALED_ID = "sesameSealedId";
 
-/** The kinds issued under a Sesame session, valid only while it lives. */
-const SESSION_BOUND = new Set(["AuthorizationCode", "AccessToken", "RefreshToken"]);
+/**
+ * What is valid only while the Sesame session it was issued under lives: authorization codes and the
+ * access tokens redeemed from them. Refresh tokens (Sesame issues them only for `offline_access`) and the
+ * access tokens a refresh grant issues (`gty` ends in `refresh_token`) are offline access, which outlives
+ * the session: OpenID Connect Back-Channel Logout 1.0 §2.7 (they end with the user's lock or deletion,
+ * lib/openid/account.ts, with a revocation, or when the user withdraws the consent).
+ */
+function boundToSession(kind: string, payload: Payload): boolean {
+  if (kind === "AuthorizationCode") return true;
+  if (kind !== "AccessToken") return false;
+  return !(typeof payload.gty === "string" && payload.gty.split(" ").includes("refresh_token"));
+}
 const SEAL_PURPOSE = "openid-session-id";
 
 /** Seconds since the epoch, as oidc-provider counts. */
@@ -32,9 +42,10 @@ const epoch = (date: Date) => Math.floor(date.getTime() / 1000);
  * secrets, so only their SHA-256 is stored (and the payload's copy, `jti`, is dropped and restored from
  * the id presented). Consuming is one conditional UPDATE: of two concurrent redemptions of one code or
  * refresh token only one succeeds; the other revokes the whole grant (RFC 9700 §4.14) and fails.
- * Codes, access and refresh tokens issued under a Sesame session are found only while that session is
- * live (the check is part of the one statement that loads them), so whatever ends the session (logout,
- * revocation, lock, deletion, expiry) ends them on every instance at once: no list of end paths to keep.
+ * Codes, and the access tokens redeemed from them, are found only while the Sesame session they were
+ * issued under is live (the check is part of the one statement that loads them), so whatever ends the
+ * session (logout, revocation, lock, deletion, expiry) ends them on every instance at once: no list of end
+ * paths to keep. Offline access (refresh tokens) outlives the session (`boundToSession`).
  */
 export class DatabaseAdapter {
   constructor(
@@ -63,12 +74,12 @@ export class DatabaseAdapter {
     // A session found by its uid needs its id back; sealed, since the id is the browser's cookie.
     if (this.kind === "Session" && typeof jti === "string")
       stored[SEALED_ID] = seal(jti, SEAL_PURPOSE, this.tenantId);
-    // A code, and every access and refresh token redeemed from it, names the Sesame session that issued
-    // it (`sid`, set by lib/openid/provider.ts). Bound to it, the model is found only while that session is
-    // live (store.ts, findModel); the session's end sends this client a logout token and deletes the
-    // models (lib/openid/backchannel.ts).
+    // A code, and every token redeemed from it, names the Sesame session that issued it (`sid`, set by
+    // lib/openid/provider.ts). A code and its access tokens are bound to it: found only while that session
+    // is live (store.ts, findModel); the session's end sends this client a logout token and deletes them
+    // (lib/openid/backchannel.ts). Offline access is not bound.
     const sessionId =
-      SESSION_BOUND.has(this.kind) && typeof payload.sid === "string" && UUID_PATTERN.test(payload.sid)
+      boundToSession(this.kind, payload) && typeof payload.sid === "string" && UUID_PATTERN.test(payload.sid)
         ? payload.sid
         : null;
     if (

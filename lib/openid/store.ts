@@ -1,6 +1,7 @@
 import { and, asc, count, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { executor, rowsOf } from "@/lib/db";
 import { sessionIsLive } from "@/lib/sessions/fragments";
+import { userIsActive } from "@/lib/users/fragments";
 import {
   oauthClients,
   oauthConsents,
@@ -31,6 +32,15 @@ const live = () => or(isNull(openidModels.expiresAt), gt(openidModels.expiresAt,
 /** A model bound to no Sesame session, or to one that is live (not ended by any path, not expired). */
 const sessionLive = () => or(isNull(openidModels.sessionId), sessionIsLive(openidModels.sessionId));
 
+/** The kinds that act for their user: refused once the user is deleted or locked. */
+const USER_TOKENS = ["AuthorizationCode", "AccessToken", "RefreshToken"];
+
+/** A token of a user who still exists and is not locked (or a model that acts for no user). */
+const userActive = (tenantId: string, kind: string) =>
+  USER_TOKENS.includes(kind)
+    ? or(isNull(openidModels.accountId), userIsActive(tenantId, openidModels.accountId))
+    : undefined;
+
 export async function upsertModel(tenantId: string, kind: string, id: string, values: ModelValues) {
   const db = await executor();
   const row = { tenantId, kind, id, consumedAt: null, ...values };
@@ -44,8 +54,9 @@ export async function upsertModel(tenantId: string, kind: string, id: string, va
 }
 
 /**
- * A model that has not expired and, when it was issued under a Sesame session (codes, access and
- * refresh tokens), whose session is live: one statement, whatever ended the session.
+ * A model that has not expired; when it was issued under a Sesame session (codes and their access
+ * tokens), whose session is live; when it acts for a user (codes, access and refresh tokens), whose user
+ * exists and is not locked: one statement, whatever ended the session or the user.
  */
 export async function findModel(
   tenantId: string,
@@ -56,7 +67,7 @@ export async function findModel(
   const [row] = await db
     .select()
     .from(openidModels)
-    .where(and(modelOf(tenantId, kind, id), live(), sessionLive()));
+    .where(and(modelOf(tenantId, kind, id), live(), sessionLive(), userActive(tenantId, kind)));
   return row;
 }
 

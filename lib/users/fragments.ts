@@ -24,3 +24,14 @@ export function userIdByExternalId(tenantId: string, externalId: string): SQL<st
   return sql<string | null>`(select u.id from ${users} u
     where u.tenant_id = ${tenantId}::uuid and u.external_id = ${externalId})`;
 }
+
+/**
+ * Whether the tenant's user named by `userId`, another table's text column (an id as text, as
+ * oidc-provider's account ids are), exists and is not locked, as SQL for another module's statement:
+ * lib/openid refuses the tokens of a deleted or locked user in the statement that loads them.
+ */
+export function userIsActive(tenantId: string, userId: AnyPgColumn): SQL<boolean> {
+  const outer = sql`${sql.identifier(getTableName(userId.table))}.${sql.identifier(userId.name)}`;
+  return sql<boolean>`exists (select 1 from ${users} u
+    where u.tenant_id = ${tenantId}::uuid and u.id::text = ${outer} and u.locked_at is null)`;
+}

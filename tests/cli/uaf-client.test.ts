@@ -152,7 +152,8 @@ async function setup(uaf: Record<string, unknown> = {}) {
 
 const read = (file: string) => fs.readFileSync(file, "utf8");
 
-describe("npm run sesame -- authenticator", { timeout: 120_000 }, () => {
+// Each test starts the CLI several times as its own tsx process (3-5 s of CPU each): minutes on a busy machine.
+describe("npm run sesame -- authenticator", { timeout: 300_000 }, () => {
   it("registers, confirms a transaction and deregisters through QR links, keeping its keys in a file", async () => {
     const t = await setup();
     const file = path.join(workDir, "phone", "keys.json");

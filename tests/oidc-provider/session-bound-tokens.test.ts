@@ -40,19 +40,31 @@ async function expectWorking(setup: Setup, tokens: Tokens) {
   expect(await info.json()).toMatchObject({ sub: setup.user.id });
 }
 
-/** The tokens stopped: introspection inactive, UserInfo 401 invalid_token, the refresh grant invalid_grant. */
-async function expectEnded(setup: Setup, tokens: Tokens) {
-  expect(await introspect(setup, tokens.access_token)).toEqual({ active: false });
-  expect(await introspect(setup, tokens.refresh_token!)).toEqual({ active: false });
-  const info = await userinfo(setup, tokens.access_token);
+/** The access token stopped: introspection inactive, UserInfo 401 invalid_token. */
+async function expectAccessEnded(setup: Setup, accessToken: string) {
+  expect(await introspect(setup, accessToken)).toEqual({ active: false });
+  const info = await userinfo(setup, accessToken);
   expect(info.status).toBe(401);
   expect(info.headers.get("www-authenticate")).toMatch(/error="invalid_token"/);
-  await expect(client.refreshTokenGrant(setup.config, tokens.refresh_token!)).rejects.toMatchObject({
-    error: "invalid_grant",
-  });
 }
 
-describe("OpenID Provider: codes and tokens end with the Sesame session they were issued under", () => {
+/** Offline access goes on: the refresh grant answers, and its access token works. */
+async function expectOfflineAccess(setup: Setup, refreshToken: string) {
+  const refreshed = await client.refreshTokenGrant(setup.config, refreshToken);
+  const info = await userinfo(setup, refreshed.access_token);
+  expect(info.status).toBe(200);
+  expect(await info.json()).toMatchObject({ sub: setup.user.id });
+  return refreshed;
+}
+
+/** The ends that end the user, not only the session: offline access ends too. */
+const ENDS_THE_USER = new Set([
+  "the account is deleted in the profile flow (flow API account_delete)",
+  "the user is locked",
+  "the user is deleted",
+]);
+
+describe("OpenID Provider: codes and access tokens end with the Sesame session they were issued under", () => {
   let tenant: Tenant;
   beforeAll(async () => {
     tenant = await createPublicTenant({ platform: { account: { allowDeletion: true } } });
@@ -67,24 +79,35 @@ describe("OpenID Provider: codes and tokens end with the Sesame session they wer
   };
 
   for (const [path, end] of Object.entries(SESSION_ENDS)) {
-    it(`${path}: introspection inactive, UserInfo refused, refresh refused`, async () => {
+    const offline = ENDS_THE_USER.has(path) ? "refresh refused" : "offline access goes on";
+    it(`${path}: the access token inactive, UserInfo refused; ${offline}`, async () => {
       const { setup, tokens, sessionId } = await signedIn();
       await expectWorking(setup, tokens);
       await end(setup, sessionId, tokens.id_token!);
-      await expectEnded(setup, tokens);
+      await expectAccessEnded(setup, tokens.access_token);
+      if (ENDS_THE_USER.has(path)) {
+        expect(await introspect(setup, tokens.refresh_token!)).toEqual({ active: false });
+        await expect(client.refreshTokenGrant(setup.config, tokens.refresh_token!)).rejects.toMatchObject({
+          error: "invalid_grant",
+        });
+      } else {
+        // OpenID Connect Back-Channel Logout 1.0 §2.7: offline_access refresh tokens outlive the session.
+        await expectOfflineAccess(setup, tokens.refresh_token!);
+      }
     });
   }
 
-  it("binds the tokens a refresh issued, and an authorization code not yet redeemed", async () => {
+  it("ends an authorization code not yet redeemed; a refresh's tokens are offline access", async () => {
     const { setup, tokens, sessionId } = await signedIn();
-    // A refresh rotates the refresh token: the new pair names the same session.
+    // A refresh rotates the refresh token: the new pair names the same session, and is offline access.
     const rotated = await client.refreshTokenGrant(setup.config, tokens.refresh_token!);
     expect(rotated.claims()!.sid).toBe(sessionId);
     await expectWorking(setup, rotated);
     const pending = await authorize(setup, { scope: "openid email" });
     expect(pending.landed.startsWith(REDIRECT)).toBe(true);
     await SESSION_ENDS["an admin revokes it"](setup, sessionId);
-    await expectEnded(setup, rotated);
+    await expectAccessEnded(setup, tokens.access_token);
+    await expectWorking(setup, rotated);
     await expect(
       client.authorizationCodeGrant(setup.config, new URL(pending.landed), {
         pkceCodeVerifier: pending.verifier,
@@ -102,7 +125,7 @@ describe("OpenID Provider: codes and tokens end with the Sesame session they wer
     const otherTokens = await offlineSignIn(other);
     expect(otherTokens.claims()!.sid).not.toBe(first.sessionId);
     await SESSION_ENDS["sign-out (public API POST /logout)"](first.setup);
-    await expectEnded(first.setup, first.tokens);
+    await expectAccessEnded(first.setup, first.tokens.access_token);
     await expectWorking(other, otherTokens);
     const refreshed = await client.refreshTokenGrant(other.config, otherTokens.refresh_token!);
     expect(refreshed.access_token).toBeTruthy();
