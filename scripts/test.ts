@@ -6,6 +6,7 @@
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
+import path from "node:path";
 import { buildIfNeeded } from "./lib/build";
 import { freePort, startPostgres, type Postgres } from "./lib/postgres";
 
@@ -70,15 +71,26 @@ function check(name: string, work: () => boolean): void {
   tallies.push({ name, passed: ok ? 1 : 0, failed: ok ? 0 : 1 });
 }
 
+/** A vitest run longer than this is stuck (a hung worker): it is ended and counts as a failure. */
+const VITEST_TIMEOUT_MS = 40 * 60_000;
+
+/**
+ * One vitest run (both projects of vitest.config.ts: the shared one and the isolated one) with its tally
+ * from the JSON report. A file that fails to load, a run that exits non-zero with no failed test (an
+ * unhandled error, a crashed worker), a run that times out or leaves no report: each counts as a failure.
+ */
+const vitestReport = (name: string) => `${REPORTS}/${name.replace(/\W+/g, "-")}.json`;
+
 function vitest(name: string, env: Record<string, string>): void {
   heading(name);
-  const output = `${REPORTS}/${name.replace(/\W+/g, "-")}.json`;
+  const output = vitestReport(name);
   fs.rmSync(output, { force: true });
-  run(
+  const result = spawnSync(
     "node_modules/.bin/vitest",
     ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${output}`],
-    env,
+    { stdio: "inherit", env: { ...process.env, ...env }, timeout: VITEST_TIMEOUT_MS, killSignal: "SIGKILL" },
   );
+  if (result.error) process.stderr.write(`${name}: ${result.error.message}\n`);
   if (!fs.existsSync(output)) {
     tallies.push({ name, passed: 0, failed: 1 });
     return;
@@ -88,7 +100,51 @@ function vitest(name: string, env: Record<string, string>): void {
   const brokenFiles = (report.testResults as { status: string; assertionResults: unknown[] }[]).filter(
     (file) => file.status === "failed" && file.assertionResults.length === 0,
   ).length;
-  tallies.push({ name, passed: report.numPassedTests, failed: report.numFailedTests + brokenFiles });
+  let failed = report.numFailedTests + brokenFiles;
+  if (result.status !== 0 && failed === 0) {
+    process.stderr.write(
+      `${name}: vitest exited with ${result.status ?? result.signal} and no failed test\n`,
+    );
+    failed = 1;
+  }
+  tallies.push({ name, passed: report.numPassedTests, failed });
+}
+
+/**
+ * Test files that never open the database need not run again on Postgres: they ran on PGlite, and nothing
+ * in them depends on which database there is. The PGlite run records, per file, whether it opened the
+ * database (tests/setup/database.ts writes SESAME_TEST_DATABASE_RECORD). A file is left out of the Postgres
+ * run only when that record says "none", every one of its tests passed on PGlite (none skipped: a test may
+ * be for Postgres only), and its source names neither the database (DATABASE_URL, a connection of its own)
+ * nor a child process (which would inherit DATABASE_URL). A file with no record (it crashed before its
+ * end, or the record is missing) runs on Postgres.
+ */
+const ON_POSTGRES_ANYWAY =
+  /DATABASE_URL|openDatabase|configureDatabase|closeDatabase|child_process|spawn|execFile|fork\(/;
+function filesWithoutDatabase(record: string, pgliteReport: string): string[] {
+  if (!fs.existsSync(record) || !fs.existsSync(pgliteReport)) return [];
+  const allPassed = new Set(
+    (
+      JSON.parse(fs.readFileSync(pgliteReport, "utf8")).testResults as {
+        name: string;
+        assertionResults: { status: string }[];
+      }[]
+    )
+      .filter((file) => file.assertionResults.length > 0)
+      .filter((file) => file.assertionResults.every((test) => test.status === "passed"))
+      .map((file) => path.relative(process.cwd(), file.name)),
+  );
+  const uses = new Map<string, Set<string>>();
+  for (const line of fs.readFileSync(record, "utf8").split("\n").filter(Boolean)) {
+    const space = line.indexOf(" ");
+    const file = line.slice(space + 1);
+    uses.set(file, (uses.get(file) ?? new Set()).add(line.slice(0, space)));
+  }
+  return [...uses]
+    .filter(([file, use]) => use.size === 1 && use.has("none") && allPassed.has(file))
+    .map(([file]) => file)
+    .filter((file) => !ON_POSTGRES_ANYWAY.test(fs.readFileSync(file, "utf8")))
+    .sort();
 }
 
 function playwright(env: Record<string, string>): void {
@@ -154,7 +210,9 @@ async function main(): Promise<number> {
   ]);
   check("build (next build)", () => buildIfNeeded((line) => process.stdout.write(`${line}\n`)));
 
-  vitest("vitest on PGlite", { DATABASE_URL: "" });
+  const record = `${REPORTS}/vitest-database-use.txt`;
+  fs.rmSync(record, { force: true });
+  vitest("vitest on PGlite", { DATABASE_URL: "", SESAME_TEST_DATABASE_RECORD: record });
 
   let postgres: Postgres | undefined;
   try {
@@ -163,7 +221,16 @@ async function main(): Promise<number> {
     postgres.createDatabase("sesame_vitest");
     postgres.createDatabase("sesame_e2e");
     process.stdout.write(`Postgres 15 on 127.0.0.1:${postgres.port}\n`);
-    vitest("vitest on Postgres 15", { DATABASE_URL: postgres.url("sesame_vitest") });
+    const skip = filesWithoutDatabase(record, vitestReport("vitest on PGlite"));
+    const skipList = `${REPORTS}/vitest-postgres-skip.txt`;
+    fs.writeFileSync(skipList, skip.map((file) => `${file}\n`).join(""));
+    process.stdout.write(
+      `${skip.length} test files never open the database (they ran on PGlite above); the rest run on Postgres (${skipList})\n`,
+    );
+    vitest("vitest on Postgres 15", {
+      DATABASE_URL: postgres.url("sesame_vitest"),
+      SESAME_VITEST_SKIP: skipList,
+    });
     playwright({
       E2E_DATABASE_URL: postgres.url("sesame_e2e"),
       E2E_PGLITE_PORT: String(await freePort()),
