@@ -3,6 +3,7 @@ import { expectAccessible } from "./browser-journey";
 import {
   enrol,
   pageWithAuthenticator,
+  removeAuthenticator,
   signIn,
   startConsoleServer,
   type ConsoleServer,
@@ -163,6 +164,8 @@ test("keys, operators and the operator's account: owner can, viewer sees but is 
   await expectAccessible(other, "account page");
 
   await viewer.goto(`${server.base}/console/account`);
+  // Signed out, the viewer must stay on the sign-in page: no passkey to answer its autofill request.
+  await removeAuthenticator(viewer);
   await viewer.getByRole("button", { name: "Sign out everywhere" }).click();
   await viewer
     .getByRole("dialog", { name: "Sign out everywhere?" })
@@ -172,6 +175,7 @@ test("keys, operators and the operator's account: owner can, viewer sees but is 
   await other.goto(`${server.base}/console/account`);
   await expect(other).toHaveURL(/\/console\/sign-in(\?next=%2Fconsole[^&]*|\?signed_out=1)?$/);
 
+  await expect(viewer).toHaveURL(/\/console\/sign-in/);
   await Promise.all([ownerContext.close(), viewerContext.close(), otherContext.close()]);
 });
 

@@ -1,4 +1,4 @@
-import { expect, type BrowserContext, type Page } from "@playwright/test";
+import { expect, type BrowserContext, type CDPSession, type Page } from "@playwright/test";
 import { addAuthenticator, startJourneyServer, type JourneyServer } from "./browser-journey";
 
 /** Sesame on a fresh embedded database, with the console's first-start setup link from its output. */
@@ -36,8 +36,21 @@ export async function pageWithAuthenticator(context: BrowserContext): Promise<Pa
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await cdp.send("WebAuthn.enable");
-  await addAuthenticator(cdp);
+  authenticators.set(page, { cdp, id: await addAuthenticator(cdp) });
   return page;
+}
+
+const authenticators = new WeakMap<Page, { cdp: CDPSession; id: string }>();
+
+/**
+ * Takes the page's virtual authenticator away: the sign-in page's autofill request would otherwise be
+ * answered at once, signing the operator in again right after a sign-out.
+ */
+export async function removeAuthenticator(page: Page): Promise<void> {
+  const authenticator = authenticators.get(page);
+  if (!authenticator) return;
+  await authenticator.cdp.send("WebAuthn.removeVirtualAuthenticator", { authenticatorId: authenticator.id });
+  authenticators.delete(page);
 }
 
 /** Opens an enrolment (or the setup) link, registers a passkey and lands signed in on the overview. */

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { expect, test, type Page, type Request } from "@playwright/test";
+import { expect, test, type Browser, type Page, type Request } from "@playwright/test";
 import { createRemoteJWKSet, jwtVerify } from "jose";
 import * as client from "openid-client";
 import {
@@ -267,15 +267,20 @@ async function signInToNextAuth(page: Page, app: NextAuthApp, signIn: () => Prom
   return { visited, session };
 }
 
+/** A new browser (its own cookies) with a CDP virtual authenticator. */
+async function browserWithPasskeys(browser: Browser) {
+  const page = await (await browser.newContext()).newPage();
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("WebAuthn.enable");
+  return { page, cdp, authenticatorId: await addAuthenticator(cdp) };
+}
+
 test("a next-auth app signs in with Sesame as its OpenID provider: a passkey sign-up through the hosted login", async ({
   browser,
 }) => {
   test.setTimeout(120_000);
   const app = await nextAuthApp();
-  const page = await (await browser.newContext()).newPage();
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send("WebAuthn.enable");
-  await addAuthenticator(cdp);
+  const { page } = await browserWithPasskeys(browser);
   const email = `next-auth-${Date.now()}@example.com`;
   const auth = page.locator("sesame-auth");
 
@@ -294,10 +299,7 @@ test("signed in with Hanko's <hanko-auth>, the next-auth app's sign-in asks for 
 }) => {
   test.setTimeout(120_000);
   const app = await nextAuthApp();
-  const page = await (await browser.newContext()).newPage();
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send("WebAuthn.enable");
-  const authenticatorId = await addAuthenticator(cdp);
+  const { page, cdp, authenticatorId } = await browserWithPasskeys(browser);
   const email = `hanko-auth-${Date.now()}@example.com`;
   const auth = page.locator("hanko-auth");
 
