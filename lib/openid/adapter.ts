@@ -18,20 +18,20 @@ import {
 type Payload = Record<string, unknown>;
 
 const SEALED_ID = "sesameSealedId";
+const SEAL_PURPOSE = "openid-session-id";
 
 /**
  * What is valid only while the Sesame session it was issued under lives: authorization codes and the
  * access tokens redeemed from them. Refresh tokens (Sesame issues them only for `offline_access`) and the
  * access tokens a refresh grant issues (`gty` ends in `refresh_token`) are offline access, which outlives
  * the session: OpenID Connect Back-Channel Logout 1.0 §2.7 (they end with the user's lock or deletion,
- * lib/openid/account.ts, with a revocation, or when the user withdraws the consent).
+ * store.ts findModel, with a revocation, or when the user withdraws the consent).
  */
 function boundToSession(kind: string, payload: Payload): boolean {
   if (kind === "AuthorizationCode") return true;
   if (kind !== "AccessToken") return false;
   return !(typeof payload.gty === "string" && payload.gty.split(" ").includes("refresh_token"));
 }
-const SEAL_PURPOSE = "openid-session-id";
 
 /** Seconds since the epoch, as oidc-provider counts. */
 const epoch = (date: Date) => Math.floor(date.getTime() / 1000);
