@@ -48,6 +48,16 @@ let current: string | undefined;
 const note = (text: string) => {
   if (current) recorded.get(current)?.push(text.replace(/\s+/g, " ").trim());
 };
+/** Wall time per statement text (first 90 characters) while measuring, with `--timing`. */
+const timings = new Map<string, { calls: number; ms: number }>();
+const timed = (text: string, ms: number) => {
+  if (!measuring || !current) return;
+  const key = `${current.replace(/^login\/\w+ |^registration /, "")}: ${text.replace(/\s+/g, " ").trim().slice(0, 90)}`;
+  const entry = timings.get(key) ?? { calls: 0, ms: 0 };
+  entry.calls++;
+  entry.ms += ms;
+  timings.set(key, entry);
+};
 
 /**
  * Counts every statement drizzle sends, on either driver: each goes through a prepared query's `execute`
@@ -65,9 +75,14 @@ async function countStatements(): Promise<void> {
     ).prototype as unknown as Record<string, (...a: unknown[]) => unknown> & { queryString?: string };
     for (const method of ["execute", "all"] as const) {
       const run = query[method]!;
-      query[method] = function (this: { queryString: string }, ...args: unknown[]) {
+      query[method] = async function (this: { queryString: string }, ...args: unknown[]) {
         note(this.queryString);
-        return run.apply(this, args);
+        const started = performance.now();
+        try {
+          return await run.apply(this, args);
+        } finally {
+          timed(this.queryString, performance.now() - started);
+        }
       };
     }
     const session = ("PgliteSession" in module ? module.PgliteSession : module.PostgresJsSession)
@@ -315,7 +330,11 @@ async function publicReads(tenant: Tenant, token: string) {
 
 async function main() {
   const { values } = parseArgs({
-    options: { count: { type: "string", default: "100" }, print: { type: "boolean", default: false } },
+    options: {
+      count: { type: "string", default: "100" },
+      print: { type: "boolean", default: false },
+      timing: { type: "boolean", default: false },
+    },
   });
   process.env.SESAME_MASTER_SECRET ??= "bench-master-secret-0123456789abcdefghijklmnop";
   const url = process.env.DATABASE_URL;
@@ -393,6 +412,16 @@ async function main() {
   }
   for (const [group, total] of totals) {
     out(`| **${group}** | **${round2(total.statements)}** | | **${(total.cpuUs / 1000).toFixed(2)}** |`);
+  }
+  if (values.timing) {
+    out(
+      "\nWall time per statement (ms per call; steps of both login modes and sign-up together), slowest first",
+    );
+    out("| ms | calls | step: statement |");
+    out("| --- | --- | --- |");
+    const rows = [...timings].sort((a, b) => b[1].ms / b[1].calls - a[1].ms / a[1].calls);
+    for (const [key, entry] of rows)
+      out(`| ${(entry.ms / entry.calls).toFixed(2)} | ${entry.calls} | ${key} |`);
   }
 }
 

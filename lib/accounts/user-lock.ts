@@ -9,7 +9,7 @@ import { userWebhookData } from "./user-event-data";
 
 /**
  * Locks or unlocks a platform user (the console's "Lock user"). A locked user starts no session and
- * completes no passkey ceremony on any surface (lib/users `noteSignIn`, `refuseLockedUser`); locking ends
+ * completes no passkey ceremony on any surface (lib/users `signInNoted`, `refuseLockedUser`); locking ends
  * their sessions in the same transaction. Under the user's row lock; audited as `user.locked` or
  * `user.unlocked` (with the sessions it ended) and sent as `user.update`. Setting the state the user
  * already has changes nothing and records nothing.

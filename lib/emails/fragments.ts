@@ -16,3 +16,12 @@ export function holdsAddressLike(tenantId: string, fragment: string): (userId: A
   return (userId) =>
     sql`exists (select 1 from ${emails} where ${emails.userId} = ${userId} and ${emails.tenantId} = ${tenantId} and ${emails.address} like ${likePattern(fragment)})`;
 }
+
+/**
+ * The user's primary address as a JSON object `{address, verified}` (null without one), a scalar
+ * subquery for another module's statement: lib/sessions reads it with the session it starts.
+ */
+export function primaryEmailOf(tenantId: string, userId: string): SQL<unknown> {
+  return sql`(select json_build_object('address', e.address, 'verified', e.verified) from ${emails} e
+    where e.tenant_id = ${tenantId}::uuid and e.user_id = ${userId}::uuid and e.is_primary limit 1)`;
+}

@@ -7,9 +7,17 @@ import { findPrimaryEmail } from "@/lib/emails";
 import { AppError } from "@/lib/errors";
 import { requireSecondFactor } from "@/lib/mfa";
 import { signToken, verificationKey, type Tenant } from "@/lib/tenants";
-import { findUser, noteSignIn, refuseLockedUser, type User } from "@/lib/users";
-import { emitWebhookEvent, sessionEventData } from "@/lib/webhooks";
-import { deleteSession, deleteUserSessions, insertSession, touchSession, trimSessions } from "./store";
+import { findUser, refuseLockedUser, type User } from "@/lib/users";
+import { emitWebhookEvent, emitWebhookEvents, sessionEventData } from "@/lib/webhooks";
+import {
+  deleteSession,
+  deleteUserSessions,
+  insertSession,
+  insertSignInSession,
+  touchSession,
+  trimSessions,
+  type SignInSession,
+} from "./store";
 
 /** How the user authenticated (JWT `amr`, Hanko's values). */
 export type AuthMethod = "pwd" | "passkey" | "otp" | "totp" | "security_key" | `ext${string}`;
@@ -73,6 +81,33 @@ export interface SessionClient {
   userAgent: string | null;
 }
 
+/** An impersonation session: no sign-in noted, the user refused when locked; the rest as a sign-in's. */
+async function startImpersonation(
+  tenant: Tenant,
+  user: User,
+  amr: AuthMethod[],
+  client: SessionClient,
+  impersonatedBy: string,
+): Promise<SignInSession> {
+  await refuseLockedUser(tenant.id, user.id);
+  const session = await insertSession({
+    tenantId: tenant.id,
+    userId: user.id,
+    amr,
+    ip: client.ip,
+    userAgent: client.userAgent,
+    impersonatedBy,
+    lifetimeSeconds: tenant.sessionLifetimeSeconds,
+  });
+  const trimmed = await trimSessions(tenant.id, user.id, tenant.platform.session.limit);
+  const email = await findPrimaryEmail(tenant.id, user.id);
+  return {
+    session,
+    trimmed,
+    primaryEmail: email ? { address: email.address, verified: email.verified } : null,
+  };
+}
+
 /**
  * Inserts the row (the session limit trims the oldest), signs the JWT naming it and records
  * `session.created` with `audit` (its actor, plus `options.details`); the webhook `options.event`
@@ -90,27 +125,33 @@ export async function startSession(
   const { details = {}, event = "session.create.flow", impersonatedBy = null } = options;
   const lifetime = tenant.sessionLifetimeSeconds;
   // The row, the sessions the limit evicts and their webhook events commit together (the outbox).
-  const { session, trimmed } = await transaction(async () => {
+  const trimmedClient = { ip: client.ip, userAgent: client.userAgent?.slice(0, 512) ?? null };
+  const { session, trimmed, email } = await transaction(async () => {
     // A locked user starts no session (USER_LOCKED); the user's own sign-in is noted as their last.
     // Either holds the user's row until commit, so a lock being set waits and then ends this session.
-    if (impersonatedBy) await refuseLockedUser(tenant.id, user.id);
-    else await noteSignIn(tenant.id, user.id);
-    const session = await insertSession({
-      tenantId: tenant.id,
-      userId: user.id,
-      amr,
-      ip: client.ip,
-      userAgent: client.userAgent?.slice(0, 512) ?? null,
-      impersonatedBy,
-      lifetimeSeconds: lifetime,
-    });
-    const evicted = await trimSessions(tenant.id, user.id, tenant.platform.session.limit);
-    await emitWebhookEvent(tenant.id, event, sessionEventData(session));
-    for (const row of evicted)
-      await emitWebhookEvent(tenant.id, "session.delete.passive.limit", sessionEventData(row));
-    return { session, trimmed: evicted.map((row) => row.id) };
+    const started = impersonatedBy
+      ? await startImpersonation(tenant, user, amr, trimmedClient, impersonatedBy)
+      : await insertSignInSession(
+          { tenantId: tenant.id, userId: user.id, amr, ...trimmedClient, lifetimeSeconds: lifetime },
+          tenant.platform.session.limit,
+        );
+    if (!started) {
+      await refuseLockedUser(tenant.id, user.id);
+      throw new Error("session: the user does not exist");
+    }
+    await emitWebhookEvents(tenant.id, [
+      { event, data: sessionEventData(started.session) },
+      ...started.trimmed.map((row) => ({
+        event: "session.delete.passive.limit" as const,
+        data: sessionEventData(row),
+      })),
+    ]);
+    return {
+      session: started.session,
+      trimmed: started.trimmed.map((row) => row.id),
+      email: started.primaryEmail,
+    };
   });
-  const email = await findPrimaryEmail(tenant.id, user.id);
   const extra: Record<string, unknown> = { session_id: session.id, amr };
   if (email) extra.email = { address: email.address, is_primary: true, is_verified: email.verified };
   if (user.username) extra.username = user.username;

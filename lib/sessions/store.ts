@@ -1,6 +1,9 @@
 import { and, asc, eq, gt, inArray, lt, ne, sql } from "drizzle-orm";
-import { executor } from "@/lib/db";
+import { randomUUID } from "node:crypto";
+import { executor, rowsOf } from "@/lib/db";
 import { sessions, type SessionRow } from "@/lib/db/schema";
+import { primaryEmailOf } from "@/lib/emails/fragments";
+import { signInNoted } from "@/lib/users/fragments";
 import { UUID_PATTERN } from "@/lib/tenants/tenant";
 
 export async function insertSession(
@@ -13,6 +16,100 @@ export async function insertSession(
     .values({ ...rest, expiresAt: sql`now() + make_interval(secs => ${lifetimeSeconds})` })
     .returning();
   return row!;
+}
+
+/** A session row as `row_to_json` gives it (snake_case keys, timestamps as text). */
+interface SessionJson {
+  id: string;
+  tenant_id: string;
+  user_id: string;
+  amr: string[];
+  ip: string | null;
+  user_agent: string | null;
+  impersonated_by: string | null;
+  created_at: string;
+  last_used_at: string;
+  expires_at: string;
+}
+
+const parsed = <T>(value: unknown): T =>
+  typeof value === "string" ? (JSON.parse(value) as T) : (value as T);
+
+function sessionFromJson(row: SessionJson): SessionRow {
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    userId: row.user_id,
+    amr: row.amr,
+    ip: row.ip,
+    userAgent: row.user_agent,
+    impersonatedBy: row.impersonated_by,
+    createdAt: new Date(row.created_at),
+    lastUsedAt: new Date(row.last_used_at),
+    expiresAt: new Date(row.expires_at),
+  };
+}
+
+/** What a user's own sign-in wrote: the session, the sessions its limit ended, the primary address. */
+export interface SignInSession {
+  session: SessionRow;
+  trimmed: SessionRow[];
+  primaryEmail: { address: string; verified: boolean } | null;
+}
+
+/**
+ * A user's own sign-in in one statement: notes it on the user (lib/users' `signInNoted`: nothing when
+ * the user is locked or gone), inserts the session, deletes the user's sessions past the newest `limit`
+ * (the new one counted) and reads the primary address for the token. Undefined when the user was not
+ * signed in (locked or gone); nothing is written then. Joins the caller's transaction.
+ */
+export async function insertSignInSession(
+  values: {
+    tenantId: string;
+    userId: string;
+    amr: string[];
+    ip: string | null;
+    userAgent: string | null;
+    lifetimeSeconds: number;
+  },
+  limit: number,
+): Promise<SignInSession | undefined> {
+  const { tenantId, userId } = values;
+  const db = await executor();
+  const amr =
+    values.amr.length === 0
+      ? sql`'{}'::text[]`
+      : sql`array[${sql.join(
+          values.amr.map((method) => sql`${method}`),
+          sql`, `,
+        )}]::text[]`;
+  // The statement's snapshot does not show the new row to the deletion: it keeps `limit - 1` others.
+  const [row] = rowsOf<{ session: unknown; trimmed: unknown; email: unknown }>(
+    await db.execute(sql`
+      with signed as (${signInNoted(tenantId, userId)}),
+      inserted as (
+        insert into ${sessions} (id, tenant_id, user_id, amr, ip, user_agent, expires_at)
+        select ${randomUUID()}::uuid, ${tenantId}::uuid, signed.id, ${amr}, ${values.ip}::text,
+          ${values.userAgent}::text, now() + make_interval(secs => ${values.lifetimeSeconds})
+        from signed
+        returning *),
+      trimmed as (
+        delete from ${sessions} where tenant_id = ${tenantId}::uuid and id in (
+          select s.id from ${sessions} s where s.tenant_id = ${tenantId}::uuid and s.user_id = ${userId}::uuid
+          order by s.created_at desc, s.id desc offset ${Math.max(limit - 1, 0)})
+        and exists (select 1 from inserted)
+        returning *)
+      select row_to_json(inserted) as session,
+        (select coalesce(json_agg(row_to_json(trimmed) order by trimmed.created_at), '[]'::json) from trimmed) as trimmed,
+        ${primaryEmailOf(tenantId, userId)} as email
+      from inserted`),
+  );
+  if (!row) return undefined;
+  return {
+    session: sessionFromJson(parsed<SessionJson>(row.session)),
+    trimmed: parsed<SessionJson[]>(row.trimmed).map(sessionFromJson),
+    primaryEmail: parsed<{ address: string; verified: boolean } | null>(row.email),
+  };
 }
 
 /** Keeps the newest `limit` sessions of the user and deletes the rest; returns the deleted rows. */

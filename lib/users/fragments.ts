@@ -35,3 +35,14 @@ export function userIsActive(tenantId: string, userId: AnyPgColumn): SQL<boolean
   return sql<boolean>`exists (select 1 from ${users} u
     where u.tenant_id = ${tenantId}::uuid and u.id::text = ${outer} and u.locked_at is null)`;
 }
+
+/**
+ * The user's own sign-in noted (`last_sign_in_at`), only while the user is not locked, as a
+ * data-modifying statement with `RETURNING id` for another module's `WITH`: lib/sessions starts a
+ * session from it in one statement, holding the user's row until its transaction ends (a lock being set
+ * concurrently waits, then ends the new session).
+ */
+export function signInNoted(tenantId: string, userId: string): SQL {
+  return sql`update ${users} set last_sign_in_at = now()
+    where tenant_id = ${tenantId}::uuid and id = ${userId}::uuid and locked_at is null returning id`;
+}

@@ -33,4 +33,4 @@ export {
   pagePlatformUsers,
   removeUser,
 } from "./users";
-export { noteSignIn, refuseLockedUser, setUserLock, UserLocked } from "./user-lock";
+export { refuseLockedUser, setUserLock, UserLocked } from "./user-lock";

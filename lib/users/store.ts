@@ -227,21 +227,6 @@ export async function updateUserLock(
 }
 
 /**
- * Notes a sign-in on an unlocked user (`last_sign_in_at`), taking the row's lock until the transaction
- * ends, so a lock set concurrently waits for the session this sign-in starts (and then ends it). False
- * when the user is locked or gone.
- */
-export async function updateLastSignIn(tenantId: string, userId: string): Promise<boolean> {
-  const db = await executor();
-  const rows = await db
-    .update(users)
-    .set({ lastSignInAt: sql`now()` })
-    .where(and(eq(users.tenantId, tenantId), eq(users.id, userId), isNull(users.lockedAt)))
-    .returning({ id: users.id });
-  return rows.length === 1;
-}
-
-/**
  * Whether the user is locked, read under a share lock on the row until the transaction ends (a lock set
  * concurrently waits). Undefined when there is no such user.
  */

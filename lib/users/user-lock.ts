@@ -1,5 +1,5 @@
 import { AppError } from "@/lib/errors";
-import { selectLockedAt, updateLastSignIn, updateUserLock } from "./store";
+import { selectLockedAt, updateUserLock } from "./store";
 import type { User } from "./user";
 
 /** The user is locked by an operator: no session, no passkey or UAF ceremony completes for them. */
@@ -26,13 +26,4 @@ export async function setUserLock(
  */
 export async function refuseLockedUser(tenantId: string, userId: string): Promise<void> {
   if (await selectLockedAt(tenantId, userId)) throw new UserLocked();
-}
-
-/**
- * A sign-in of the user: refuses a locked user (UserLocked) and otherwise notes it as the last, holding
- * the row's lock until the transaction ends (a concurrent lock then sees the new session and ends it).
- */
-export async function noteSignIn(tenantId: string, userId: string): Promise<void> {
-  if (await updateLastSignIn(tenantId, userId)) return;
-  await refuseLockedUser(tenantId, userId);
 }

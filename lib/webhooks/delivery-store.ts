@@ -67,6 +67,48 @@ export async function insertEventIfSubscribed(
   return rowsOf(result).length;
 }
 
+/**
+ * Several events with their data at hand, each written to the outbox with one pending delivery per
+ * matching endpoint, in one statement (events nobody subscribes to are not written); their order is kept.
+ * Joins the caller's transaction. Returns the number of deliveries.
+ */
+export async function insertEventsIfSubscribed(
+  tenantId: string,
+  events: { event: string; data: unknown; names: string[] }[],
+): Promise<number> {
+  const db = await executor();
+  const input = sql.join(
+    events.map(
+      ({ event, data, names }, index) =>
+        sql`(${index}::int, gen_random_uuid(), ${event}::text, ${JSON.stringify(data ?? null)}::jsonb, array[${sql.join(
+          names.map((name) => sql`${name}`),
+          sql`, `,
+        )}]::text[])`,
+    ),
+    sql`, `,
+  );
+  const result = await db.execute(sql`
+    with input (ord, id, event, data, names) as (values ${input}),
+    targets as (
+      select input.ord, webhooks.id from input join webhooks on ${webhooks.tenantId} = ${tenantId}
+        and ${webhooks.enabled} and exists (
+          select 1 from jsonb_array_elements(${webhooks.events}) as subscription
+          where subscription->>'event' = any(input.names))
+    ),
+    event as (
+      insert into webhook_events (id, tenant_id, event, data)
+      select input.id, ${tenantId}, input.event, input.data from input
+      where exists (select 1 from targets where targets.ord = input.ord)
+      order by input.ord
+      returning id
+    )
+    insert into webhook_deliveries (tenant_id, webhook_id, event_id)
+    select ${tenantId}, targets.id, input.id from targets join input on input.ord = targets.ord
+    where exists (select 1 from event where event.id = input.id)
+    returning id`);
+  return rowsOf(result).length;
+}
+
 /** An event for one endpoint only (the test event), and its delivery. */
 export async function insertEventForWebhook(
   tenantId: string,

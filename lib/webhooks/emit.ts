@@ -1,5 +1,5 @@
 import { subscriptionsMatching, type WebhookEvent } from "./events";
-import { anyWebhookMatches, insertEventIfSubscribed } from "./delivery-store";
+import { anyWebhookMatches, insertEventIfSubscribed, insertEventsIfSubscribed } from "./delivery-store";
 import { wakeWebhookWorker } from "./wake";
 
 /**
@@ -20,6 +20,25 @@ export async function emitWebhookEvent(
   if (typeof data === "function" && !(await anyWebhookMatches(tenantId, names))) return 0;
   const payload = typeof data === "function" ? await data() : data;
   const deliveries = await insertEventIfSubscribed(tenantId, event, payload, names);
+  if (deliveries > 0) wakeWebhookWorker();
+  return deliveries;
+}
+
+/**
+ * Several changes reported at once, each with its data at hand (a session and the sessions its limit
+ * ended), in one statement inside the caller's transaction; the events keep their order. Returns the
+ * number of deliveries.
+ */
+export async function emitWebhookEvents(
+  tenantId: string,
+  events: { event: WebhookEvent; data: Record<string, unknown> }[],
+): Promise<number> {
+  if (events.length === 0) return 0;
+  if (events.length === 1) return emitWebhookEvent(tenantId, events[0]!.event, events[0]!.data);
+  const deliveries = await insertEventsIfSubscribed(
+    tenantId,
+    events.map(({ event, data }) => ({ event, data, names: subscriptionsMatching(event) })),
+  );
   if (deliveries > 0) wakeWebhookWorker();
   return deliveries;
 }

@@ -9,7 +9,7 @@ export {
   subscriptionsMatching,
   type WebhookEvent,
 } from "./events";
-export { emitWebhookEvent } from "./emit";
+export { emitWebhookEvent, emitWebhookEvents } from "./emit";
 export { sessionEventData } from "./session-data";
 export {
   CreateWebhookInput,
