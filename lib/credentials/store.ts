@@ -4,7 +4,8 @@ import { writeWithAuditEvent, type AuditEvent } from "@/lib/audit/record-audit-e
 import { executor } from "@/lib/db";
 import { webauthnCredentials } from "@/lib/db/schema";
 import { UUID_PATTERN } from "@/lib/tenants/tenant";
-import { externalIdOf, userIdByExternalId } from "@/lib/users/fragments";
+import { ownerIsUnlocked, userFromJson, userIdByExternalId, userJsonOf } from "@/lib/users/fragments";
+import type { User } from "@/lib/users";
 import type { Credential } from "./credential";
 
 type NewCredential = typeof webauthnCredentials.$inferInsert;
@@ -124,6 +125,8 @@ export async function updateCredentialUse(
         eq(webauthnCredentials.tenantId, tenantId),
         eq(webauthnCredentials.id, credentialId),
         eq(webauthnCredentials.signCount, use.expectedSignCount),
+        // A locked owner completes no ceremony, even one whose lock came after the credential was read.
+        ownerIsUnlocked(tenantId, webauthnCredentials.userId),
       ),
     )
     .returning({ id: webauthnCredentials.id });
@@ -194,21 +197,22 @@ export async function selectUsersWithPasskeys(tenantId: string, userIds: string[
   return rows.map((row) => row.userId);
 }
 
-/** A credential with its owner's external id, in one statement (see findCredentialWithOwner). */
+/** A credential with its owner, in one statement (see findCredentialWithOwner). */
 export async function selectCredentialWithOwner(
   tenantId: string,
   credentialId: string,
-): Promise<{ credential: Credential; ownerExternalId: string | null } | undefined> {
+): Promise<{ credential: Credential; ownerExternalId: string | null; owner: User | undefined } | undefined> {
   const db = await executor();
   const [row] = await db
     .select({
       ...getTableColumns(webauthnCredentials),
-      ownerExternalId: externalIdOf(tenantId, webauthnCredentials.userId),
+      owner: userJsonOf(tenantId, webauthnCredentials.userId),
     })
     .from(webauthnCredentials)
     .where(and(eq(webauthnCredentials.tenantId, tenantId), eq(webauthnCredentials.id, credentialId)))
     .limit(1);
   if (!row) return undefined;
-  const { ownerExternalId, ...credential } = row;
-  return { credential, ownerExternalId };
+  const { owner: json, ...credential } = row;
+  const owner = userFromJson(json);
+  return { credential, ownerExternalId: owner?.externalId ?? null, owner };
 }

@@ -1,6 +1,7 @@
 import { getTableName, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { users } from "@/lib/db/schema";
+import type { User } from "./user";
 
 /**
  * The external id of the tenant's user named by `userId`, another table's column, as a scalar subquery:
@@ -45,4 +46,47 @@ export function userIsActive(tenantId: string, userId: AnyPgColumn): SQL<boolean
 export function signInNoted(tenantId: string, userId: string): SQL {
   return sql`update ${users} set last_sign_in_at = now()
     where tenant_id = ${tenantId}::uuid and id = ${userId}::uuid and locked_at is null returning id`;
+}
+
+/**
+ * The tenant's user named by `userId`, another table's column, as one JSON value (a scalar subquery; null
+ * when there is no such user), for another module's statement that needs the whole owner with its own
+ * row: `userFromJson` reads it back.
+ */
+export function userJsonOf(tenantId: string, userId: AnyPgColumn): SQL<unknown> {
+  const outer = sql`${sql.identifier(getTableName(userId.table))}.${sql.identifier(userId.name)}`;
+  return sql`(select row_to_json(u) from ${users} u where u.tenant_id = ${tenantId}::uuid and u.id = ${outer})`;
+}
+
+/** A user as `userJsonOf` gives it (a driver may hand JSON over as text); undefined for null. */
+export function userFromJson(value: unknown): User | undefined {
+  if (value === null || value === undefined) return undefined;
+  const row = (typeof value === "string" ? JSON.parse(value) : value) as Record<string, string | null>;
+  const date = (text: string | null) => (text === null ? null : new Date(text));
+  return {
+    id: row.id!,
+    tenantId: row.tenant_id!,
+    externalId: row.external_id ?? null,
+    username: row.username ?? null,
+    displayName: row.display_name ?? null,
+    icon: row.icon ?? null,
+    name: row.name ?? null,
+    givenName: row.given_name ?? null,
+    familyName: row.family_name ?? null,
+    picture: row.picture ?? null,
+    lockedAt: date(row.locked_at ?? null),
+    lastSignInAt: date(row.last_sign_in_at ?? null),
+    createdAt: new Date(row.created_at!),
+    updatedAt: new Date(row.updated_at!),
+  };
+}
+
+/**
+ * True for a row of another table whose `userId` column names an unlocked user of the tenant, as SQL for
+ * that module's statement (lib/credentials' sign count update refuses a locked owner with it).
+ */
+export function ownerIsUnlocked(tenantId: string, userId: AnyPgColumn): SQL<boolean> {
+  const outer = sql`${sql.identifier(getTableName(userId.table))}.${sql.identifier(userId.name)}`;
+  return sql<boolean>`exists (select 1 from ${users} u
+    where u.tenant_id = ${tenantId}::uuid and u.id = ${outer} and u.locked_at is null)`;
 }

@@ -14,7 +14,7 @@ import { consumeChallenge, storeChallenge } from "./challenges-store";
 import { isEmbedded, readClientData } from "./client-data";
 import { auditPrefix, policyOf, timeoutMs } from "./policy";
 import { isUserHandleOf } from "./user-handle";
-import { refuseLockedUser } from "@/lib/users";
+import { UserLocked, type User } from "@/lib/users";
 
 /** Assertion ceremonies: the Passkey API's, and the public API's login to a session. */
 export type AssertionKind = "login" | "mfa-login" | "transaction" | "public-login";
@@ -86,6 +86,8 @@ export interface VerifiedAssertion<K extends AssertionKind = AssertionKind> {
    * of such users; a public login accepts platform users too, who have none.
    */
   ownerExternalId: K extends "public-login" ? string | null : string;
+  /** The credential's owner, as read with the credential. */
+  owner: User | undefined;
 }
 
 /**
@@ -119,7 +121,7 @@ export async function finalizeAssertion<T, K extends AssertionKind>(
   if (!found || (kind !== "public-login" && found.ownerExternalId === null)) {
     throw assertionFailed(NOT_USABLE);
   }
-  const { credential, ownerExternalId } = found;
+  const { credential, ownerExternalId, owner } = found;
   if (credential.isMfa !== (kind === "mfa-login")) {
     throw assertionFailed(
       kind === "mfa-login"
@@ -151,8 +153,10 @@ export async function finalizeAssertion<T, K extends AssertionKind>(
 
   const finish = async () => {
     // A locked user completes no ceremony (a Passkey API login or transaction yields no token either).
-    await refuseLockedUser(tenant.id, credential.userId);
-    const verified = { ceremony, credential, ownerExternalId } as VerifiedAssertion<K>;
+    // The owner was read with the credential; a lock set since then fails the sign count's update below,
+    // and a session's start checks again under the user's row lock.
+    if (owner?.lockedAt) throw new UserLocked();
+    const verified = { ceremony, credential, ownerExternalId, owner } as VerifiedAssertion<K>;
     const { result, details } = await complete(verified);
     await recordAssertionUse(tenant, credential, info, {
       ...context,

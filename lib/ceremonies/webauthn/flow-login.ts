@@ -7,7 +7,7 @@ import { AuthenticationResponse } from "./responses";
 import { findCredentialWithOwner, findUserCredentials, type Credential } from "@/lib/credentials";
 import { transaction } from "@/lib/db";
 import type { Tenant } from "@/lib/tenants";
-import { findUser, type User } from "@/lib/users";
+import type { User } from "@/lib/users";
 import {
   assertionFailed,
   assertionRequestOptions,
@@ -128,8 +128,7 @@ export async function finalizeFlowPasskeyLogin(
       "public-login",
       response,
       context,
-      async ({ credential }) => {
-        const user = await findUser(tenant.id, credential.userId);
+      async ({ owner: user }) => {
         if (!user) throw assertionFailed("the credential's user no longer exists");
         return { result: user, details: { flow: true } };
       },

@@ -129,8 +129,7 @@ export async function finalizePublicLogin(
 ): Promise<PublicCeremonyResult & { session: IssuedSession }> {
   const kind = "public-login";
   return auditFailures(tenant.id, `${auditPrefix(kind)}.finalize`, context, () =>
-    finalizeAssertion(tenant, kind, response, context, async ({ credential }) => {
-      const user = await findUser(tenant.id, credential.userId);
+    finalizeAssertion(tenant, kind, response, context, async ({ credential, owner: user }) => {
       if (!user) throw new AppError("CEREMONY_VERIFICATION_FAILED");
       const session = await issueSession(tenant, user, ["passkey"], { ...context, actor: user.id });
       return {
