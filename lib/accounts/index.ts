@@ -70,3 +70,4 @@ export {
   type InitializePasscodeInput,
 } from "./passcode-login";
 export { setAccountLocked } from "./user-lock";
+export { loadUserParts, type UserParts } from "./user-parts";

@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { likePattern } from "@/lib/db/like";
-import { emails } from "@/lib/db/schema";
+import { emails, type EmailRow } from "@/lib/db/schema";
 
 /*
  * SQL for other owners' statements (never run here): conditions on the `emails` table, so that a query of
@@ -24,4 +24,28 @@ export function holdsAddressLike(tenantId: string, fragment: string): (userId: A
 export function primaryEmailOf(tenantId: string, userId: string): SQL<unknown> {
   return sql`(select json_build_object('address', e.address, 'verified', e.verified) from ${emails} e
     where e.tenant_id = ${tenantId}::uuid and e.user_id = ${userId}::uuid and e.is_primary limit 1)`;
+}
+
+/**
+ * The user's addresses, oldest first, as one JSON array (a scalar subquery for another module's statement
+ * that reads several owners' rows of one user at once); `emailsFromJson` reads it back.
+ */
+export function userEmailsJsonOf(tenantId: string, userId: string): SQL<unknown> {
+  return sql`(select coalesce(json_agg(row_to_json(e) order by e.created_at, e.id), '[]'::json) from ${emails} e
+    where e.tenant_id = ${tenantId}::uuid and e.user_id = ${userId}::uuid)`;
+}
+
+/** The rows of `userEmailsJsonOf` (a driver may hand JSON over as text). */
+export function emailsFromJson(value: unknown): EmailRow[] {
+  const rows = (typeof value === "string" ? JSON.parse(value) : value) as Record<string, unknown>[];
+  return rows.map((row) => ({
+    id: row.id as string,
+    tenantId: row.tenant_id as string,
+    userId: row.user_id as string,
+    address: row.address as string,
+    verified: row.verified as boolean,
+    isPrimary: row.is_primary as boolean,
+    createdAt: new Date(row.created_at as string),
+    updatedAt: new Date(row.updated_at as string),
+  }));
 }

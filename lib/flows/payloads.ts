@@ -1,24 +1,16 @@
 import { credentialWire } from "@/lib/wire/credentials";
 import { emailWire } from "@/lib/wire/emails";
 import { longClaims, usernameWire, type LongClaims } from "@/lib/wire/sessions";
-import { findUserCredentials } from "@/lib/credentials";
-import { findUserEmails } from "@/lib/emails";
+import { loadUserParts } from "@/lib/accounts";
 import type { IssuedSession } from "@/lib/sessions";
 import type { Tenant } from "@/lib/tenants";
 import type { User } from "@/lib/users";
-import { hasOtpSecret } from "@/lib/mfa";
-import { listIdentities } from "@/lib/identities";
 import { listEnabledProviders } from "@/lib/thirdparty";
 import { flowIdentities } from "./shared/identities";
 
 /** Hanko's flow `User`: what `<hanko-profile>` renders and `success` carries. */
 export async function flowUser(tenant: Tenant, user: User) {
-  const [emails, credentials, otp, identities] = await Promise.all([
-    findUserEmails(tenant.id, user.id),
-    findUserCredentials(tenant.id, user.id),
-    hasOtpSecret(tenant.id, user.id),
-    listIdentities(tenant.id, user.id),
-  ]);
+  const { emails, credentials, hasOtpSecret: otp, identities } = await loadUserParts(tenant.id, user.id);
   const shown =
     identities.length === 0
       ? []

@@ -16,7 +16,7 @@ export interface FlowIdentity {
  */
 export async function flowIdentities(
   tenantId: string,
-  rows: readonly IdentityRow[],
+  rows: readonly Pick<IdentityRow, "id" | "kind" | "providerId" | "subject">[],
   providers: readonly EnabledProvider[],
 ): Promise<FlowIdentity[]> {
   // SAML identities name their IdP by id: one read of the tenant's IdPs, only when there is one to name.
