@@ -8,7 +8,7 @@ import { AppError } from "@/lib/errors";
 import { requireSecondFactor } from "@/lib/mfa";
 import { signToken, verificationKey, type Tenant } from "@/lib/tenants";
 import { findUser, refuseLockedUser, type User } from "@/lib/users";
-import { emitWebhookEvent, emitWebhookEvents, sessionEventData } from "@/lib/webhooks";
+import { emitWebhookEvent, emitWebhookEvents, mayDeliver, sessionEventData } from "@/lib/webhooks";
 import {
   deleteSession,
   deleteUserSessions,
@@ -124,9 +124,10 @@ export async function startSession(
 ): Promise<IssuedSession> {
   const { details = {}, event = "session.create.flow", impersonatedBy = null } = options;
   const lifetime = tenant.sessionLifetimeSeconds;
-  // The row, the sessions the limit evicts and their webhook events commit together (the outbox).
   const trimmedClient = { ip: client.ip, userAgent: client.userAgent?.slice(0, 512) ?? null };
-  const { session, trimmed, email } = await transaction(async () => {
+  const events = [event, "session.delete.passive.limit"] as const;
+  const outbox = await mayDeliver(tenant.id, events);
+  const begin = async () => {
     // A locked user starts no session (USER_LOCKED); the user's own sign-in is noted as their last.
     // Either holds the user's row until commit, so a lock being set waits and then ends this session.
     const started = impersonatedBy
@@ -139,19 +140,21 @@ export async function startSession(
       await refuseLockedUser(tenant.id, user.id);
       throw new Error("session: the user does not exist");
     }
-    await emitWebhookEvents(tenant.id, [
-      { event, data: sessionEventData(started.session) },
-      ...started.trimmed.map((row) => ({
-        event: "session.delete.passive.limit" as const,
-        data: sessionEventData(row),
-      })),
-    ]);
+    if (outbox) {
+      await emitWebhookEvents(tenant.id, [
+        { event, data: sessionEventData(started.session) },
+        ...started.trimmed.map((row) => ({ event: events[1], data: sessionEventData(row) })),
+      ]);
+    }
     return {
       session: started.session,
       trimmed: started.trimmed.map((row) => row.id),
       email: started.primaryEmail,
     };
-  });
+  };
+  // The row, the sessions the limit evicts and their webhook events commit together (the outbox). A
+  // sign-in is one statement: without an endpoint to tell (known on the embedded database), no transaction.
+  const { session, trimmed, email } = outbox || impersonatedBy ? await transaction(begin) : await begin();
   const extra: Record<string, unknown> = { session_id: session.id, amr };
   if (email) extra.email = { address: email.address, is_primary: true, is_verified: email.verified };
   if (user.username) extra.username = user.username;

@@ -1,5 +1,5 @@
 import { BUILT_IN_KINDS } from "./kinds";
-import { selectProviders } from "./store";
+import { selectProvidersCached } from "./store";
 
 /** A provider as the flows and `.well-known/config` show it. */
 export interface EnabledProvider {
@@ -14,7 +14,7 @@ export async function listEnabledProviders(tenantId: string): Promise<EnabledPro
   // Built-ins in their fixed order; custom providers (`oidc`, `oauth2`) after them.
   const rank = (kind: string) =>
     kind === "oidc" || kind === "oauth2" ? 100 : (BUILT_IN_KINDS as readonly string[]).indexOf(kind);
-  return (await selectProviders(tenantId))
+  return (await selectProvidersCached(tenantId))
     .filter((row) => row.enabled)
     .sort(
       (a, b) =>

@@ -1,5 +1,6 @@
 import { and, asc, eq, getTableColumns, lt, sql } from "drizzle-orm";
 import { executor } from "@/lib/db";
+import { embeddedCache } from "@/lib/db/embedded-cache";
 import {
   thirdPartyProviders,
   thirdPartyStates,
@@ -8,6 +9,24 @@ import {
 } from "@/lib/db/schema";
 
 export type NewProviderRow = Omit<typeof thirdPartyProviders.$inferInsert, "tenantId" | "id">;
+
+/** The tenant's providers, kept on the embedded database (lib/db/embedded-cache.ts); every write empties it. */
+const providers = embeddedCache<readonly ThirdPartyProviderRow[]>("thirdPartyProviders");
+
+/** The tenant's providers as `selectProviders` reads them, from memory on the embedded database. Read-only. */
+export function selectProvidersCached(tenantId: string): Promise<readonly ThirdPartyProviderRow[]> {
+  return providers.read(tenantId, () => selectProviders(tenantId));
+}
+
+/** Runs a write to the providers with the cache emptied before and after it. */
+async function changing<T>(write: () => Promise<T>): Promise<T> {
+  providers.forget();
+  try {
+    return await write();
+  } finally {
+    providers.forget();
+  }
+}
 
 export async function selectProviders(tenantId: string): Promise<ThirdPartyProviderRow[]> {
   const db = await executor();
@@ -35,13 +54,15 @@ export async function insertProvider(
   tenantId: string,
   values: NewProviderRow,
 ): Promise<ThirdPartyProviderRow | undefined> {
-  const db = await executor();
-  const [row] = await db
-    .insert(thirdPartyProviders)
-    .values({ ...values, tenantId })
-    .onConflictDoNothing()
-    .returning();
-  return row;
+  return changing(async () => {
+    const db = await executor();
+    const [row] = await db
+      .insert(thirdPartyProviders)
+      .values({ ...values, tenantId })
+      .onConflictDoNothing()
+      .returning();
+    return row;
+  });
 }
 
 export async function updateProviderRow(
@@ -49,25 +70,29 @@ export async function updateProviderRow(
   slug: string,
   values: Partial<NewProviderRow>,
 ): Promise<ThirdPartyProviderRow | undefined> {
-  const db = await executor();
-  const [row] = await db
-    .update(thirdPartyProviders)
-    .set({ ...values, updatedAt: sql`now()` })
-    .where(and(eq(thirdPartyProviders.tenantId, tenantId), eq(thirdPartyProviders.slug, slug)))
-    .returning();
-  return row;
+  return changing(async () => {
+    const db = await executor();
+    const [row] = await db
+      .update(thirdPartyProviders)
+      .set({ ...values, updatedAt: sql`now()` })
+      .where(and(eq(thirdPartyProviders.tenantId, tenantId), eq(thirdPartyProviders.slug, slug)))
+      .returning();
+    return row;
+  });
 }
 
 export async function deleteProviderRow(
   tenantId: string,
   slug: string,
 ): Promise<ThirdPartyProviderRow | undefined> {
-  const db = await executor();
-  const [row] = await db
-    .delete(thirdPartyProviders)
-    .where(and(eq(thirdPartyProviders.tenantId, tenantId), eq(thirdPartyProviders.slug, slug)))
-    .returning();
-  return row;
+  return changing(async () => {
+    const db = await executor();
+    const [row] = await db
+      .delete(thirdPartyProviders)
+      .where(and(eq(thirdPartyProviders.tenantId, tenantId), eq(thirdPartyProviders.slug, slug)))
+      .returning();
+    return row;
+  });
 }
 
 export interface NewStateRow {

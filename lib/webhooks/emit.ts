@@ -1,5 +1,6 @@
 import { subscriptionsMatching, type WebhookEvent } from "./events";
 import { anyWebhookMatches, insertEventIfSubscribed, insertEventsIfSubscribed } from "./delivery-store";
+import { cachedSubscriptionNames } from "./store";
 import { wakeWebhookWorker } from "./wake";
 
 /**
@@ -41,4 +42,16 @@ export async function emitWebhookEvents(
   );
   if (deliveries > 0) wakeWebhookWorker();
   return deliveries;
+}
+
+/**
+ * False when no enabled endpoint of the tenant subscribes to any of `events`, known without a statement
+ * (on the embedded database, from the endpoints' subscriptions kept in memory); true when one does or
+ * when that is not known here (Postgres, or inside a transaction): the emission's statement decides then.
+ * Lets a hot path leave out a transaction it would open only for the outbox.
+ */
+export async function mayDeliver(tenantId: string, events: readonly WebhookEvent[]): Promise<boolean> {
+  const names = await cachedSubscriptionNames(tenantId);
+  if (names === undefined) return true;
+  return events.some((event) => subscriptionsMatching(event).some((name) => names.includes(name)));
 }

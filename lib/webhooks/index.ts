@@ -9,7 +9,7 @@ export {
   subscriptionsMatching,
   type WebhookEvent,
 } from "./events";
-export { emitWebhookEvent, emitWebhookEvents } from "./emit";
+export { emitWebhookEvent, emitWebhookEvents, mayDeliver } from "./emit";
 export { sessionEventData } from "./session-data";
 export {
   CreateWebhookInput,

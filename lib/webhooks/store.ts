@@ -1,5 +1,6 @@
 import { and, asc, count, eq, lt, or, sql } from "drizzle-orm";
-import { executor } from "@/lib/db";
+import { executor, rowsOf } from "@/lib/db";
+import { embeddedCache } from "@/lib/db/embedded-cache";
 import { webhooks, type WebhookRow } from "@/lib/db/schema";
 import { UUID_PATTERN } from "@/lib/tenants/tenant";
 
@@ -11,10 +12,42 @@ import { UUID_PATTERN } from "@/lib/tenants/tenant";
  */
 // ---- endpoints ---------------------------------------------------------------------------------------
 
+/** The event names the tenant's enabled endpoints subscribe to, kept on the embedded database. */
+const subscriptions = embeddedCache<string[]>("webhookSubscriptions");
+
+/**
+ * The event names (as subscribed: names, prefixes, aliases) of the tenant's enabled endpoints, on the
+ * embedded database from memory after the first read (every write below empties it); undefined on
+ * Postgres and inside a transaction, where nothing is read: the emission's own statement decides there.
+ */
+export function cachedSubscriptionNames(tenantId: string): Promise<string[] | undefined> {
+  return subscriptions.readIfEmbedded(tenantId, async () => {
+    const db = await executor();
+    const rows = rowsOf<{ name: string | null }>(
+      await db.execute(sql`select distinct subscription->>'event' as name
+        from ${webhooks}, jsonb_array_elements(${webhooks.events}) as subscription
+        where ${webhooks.tenantId} = ${tenantId} and ${webhooks.enabled}`),
+    );
+    return rows.flatMap((row) => (row.name === null ? [] : [row.name]));
+  });
+}
+
+/** Runs a write to the endpoints with the subscription cache emptied before and after it. */
+async function changing<T>(write: () => Promise<T>): Promise<T> {
+  subscriptions.forget();
+  try {
+    return await write();
+  } finally {
+    subscriptions.forget();
+  }
+}
+
 export async function insertWebhook(values: typeof webhooks.$inferInsert): Promise<WebhookRow> {
-  const db = await executor();
-  const [row] = await db.insert(webhooks).values(values).returning();
-  return row!;
+  return changing(async () => {
+    const db = await executor();
+    const [row] = await db.insert(webhooks).values(values).returning();
+    return row!;
+  });
 }
 
 /**
@@ -59,23 +92,27 @@ export async function updateWebhookRow(
   values: Partial<typeof webhooks.$inferInsert>,
 ): Promise<WebhookRow | undefined> {
   if (!UUID_PATTERN.test(webhookId)) return undefined;
-  const db = await executor();
-  const [row] = await db
-    .update(webhooks)
-    .set({ ...values, updatedAt: sql`now()` })
-    .where(and(eq(webhooks.tenantId, tenantId), eq(webhooks.id, webhookId)))
-    .returning();
-  return row;
+  return changing(async () => {
+    const db = await executor();
+    const [row] = await db
+      .update(webhooks)
+      .set({ ...values, updatedAt: sql`now()` })
+      .where(and(eq(webhooks.tenantId, tenantId), eq(webhooks.id, webhookId)))
+      .returning();
+    return row;
+  });
 }
 
 export async function deleteWebhookRow(tenantId: string, webhookId: string): Promise<boolean> {
   if (!UUID_PATTERN.test(webhookId)) return false;
-  const db = await executor();
-  const rows = await db
-    .delete(webhooks)
-    .where(and(eq(webhooks.tenantId, tenantId), eq(webhooks.id, webhookId)))
-    .returning({ id: webhooks.id });
-  return rows.length > 0;
+  return changing(async () => {
+    const db = await executor();
+    const rows = await db
+      .delete(webhooks)
+      .where(and(eq(webhooks.tenantId, tenantId), eq(webhooks.id, webhookId)))
+      .returning({ id: webhooks.id });
+    return rows.length > 0;
+  });
 }
 
 // ---- endpoint health (after each attempt) ------------------------------------------------------------
@@ -129,5 +166,7 @@ export async function markWebhookFailed(
       ),
     )
     .returning();
+  // A disabled endpoint no longer receives: what was kept of the subscriptions is read again.
+  if (disabled) subscriptions.forget();
   return disabled;
 }
