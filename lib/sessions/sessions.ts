@@ -5,6 +5,7 @@ import { transaction } from "@/lib/db";
 import type { SessionRow } from "@/lib/db/schema";
 import { findPrimaryEmail } from "@/lib/emails";
 import { AppError } from "@/lib/errors";
+import { countAuditEvent } from "@/lib/metrics";
 import { requireSecondFactor } from "@/lib/mfa";
 import { signToken, verificationKey, type Tenant } from "@/lib/tenants";
 import { findUser, refuseLockedUser, type User } from "@/lib/users";
@@ -125,6 +126,7 @@ export async function startSession(
   const { details = {}, event = "session.create.flow", impersonatedBy = null } = options;
   const lifetime = tenant.sessionLifetimeSeconds;
   const trimmedClient = { ip: client.ip, userAgent: client.userAgent?.slice(0, 512) ?? null };
+  const created = { ...audit, type: "session.created", details: { amr, ...details } };
   const events = [event, "session.delete.passive.limit"] as const;
   const outbox = await mayDeliver(tenant.id, events);
   const begin = async () => {
@@ -135,6 +137,7 @@ export async function startSession(
       : await insertSignInSession(
           { tenantId: tenant.id, userId: user.id, amr, ...trimmedClient, lifetimeSeconds: lifetime },
           tenant.platform.session.limit,
+          created,
         );
     if (!started) {
       await refuseLockedUser(tenant.id, user.id);
@@ -175,11 +178,12 @@ export async function startSession(
     issuedAt: iat,
     expiresIn: lifetime,
   });
-  await recordAuditEvent(tenant.id, {
-    ...audit,
-    type: "session.created",
-    details: { sessionId: session.id, amr, endedByLimit: trimmed, ...details },
-  });
+  if (impersonatedBy) {
+    await recordAuditEvent(tenant.id, {
+      ...created,
+      details: { ...created.details, sessionId: session.id, endedByLimit: trimmed },
+    });
+  } else countAuditEvent(created.type); // written with the session (sesame_ceremonies_total, lib/metrics)
   return { token, session, claims };
 }
 

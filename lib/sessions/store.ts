@@ -1,5 +1,7 @@
 import { and, asc, eq, gt, inArray, lt, ne, sql } from "drizzle-orm";
 import { randomUUID } from "node:crypto";
+import type { AuditEvent } from "@/lib/audit";
+import { auditCtes } from "@/lib/audit/fragments";
 import { executor, rowsOf } from "@/lib/db";
 import { sessions, type SessionRow } from "@/lib/db/schema";
 import { primaryEmailOf } from "@/lib/emails/fragments";
@@ -60,8 +62,9 @@ export interface SignInSession {
 /**
  * A user's own sign-in in one statement: notes it on the user (lib/users' `signInNoted`: nothing when
  * the user is locked or gone), inserts the session, deletes the user's sessions past the newest `limit`
- * (the new one counted) and reads the primary address for the token. Undefined when the user was not
- * signed in (locked or gone); nothing is written then. Joins the caller's transaction.
+ * (the new one counted), appends `audit` (its `details` get `sessionId` and the ended sessions' ids as
+ * `endedByLimit`) and reads the primary address for the token. Undefined when the user was not signed in
+ * (locked or gone); nothing is written then. Joins the caller's transaction.
  */
 export async function insertSignInSession(
   values: {
@@ -73,8 +76,11 @@ export async function insertSignInSession(
     lifetimeSeconds: number;
   },
   limit: number,
+  audit: AuditEvent,
 ): Promise<SignInSession | undefined> {
   const { tenantId, userId } = values;
+  const id = randomUUID();
+  const recorded = { ...audit, details: { ...audit.details, sessionId: id } };
   const db = await executor();
   const amr =
     values.amr.length === 0
@@ -89,7 +95,7 @@ export async function insertSignInSession(
       with signed as (${signInNoted(tenantId, userId)}),
       inserted as (
         insert into ${sessions} (id, tenant_id, user_id, amr, ip, user_agent, expires_at)
-        select ${randomUUID()}::uuid, ${tenantId}::uuid, signed.id, ${amr}, ${values.ip}::text,
+        select ${id}::uuid, ${tenantId}::uuid, signed.id, ${amr}, ${values.ip}::text,
           ${values.userAgent}::text, now() + make_interval(secs => ${values.lifetimeSeconds})
         from signed
         returning *),
@@ -98,7 +104,13 @@ export async function insertSignInSession(
           select s.id from ${sessions} s where s.tenant_id = ${tenantId}::uuid and s.user_id = ${userId}::uuid
           order by s.created_at desc, s.id desc offset ${Math.max(limit - 1, 0)})
         and exists (select 1 from inserted)
-        returning *)
+        returning *),
+      ${auditCtes(
+        tenantId,
+        recorded,
+        sql`exists (select 1 from inserted)`,
+        sql`jsonb_build_object('endedByLimit', (select coalesce(jsonb_agg(trimmed.id order by trimmed.created_at), '[]'::jsonb) from trimmed))`,
+      )}
       select row_to_json(inserted) as session,
         (select coalesce(json_agg(row_to_json(trimmed) order by trimmed.created_at), '[]'::json) from trimmed) as trimmed,
         ${primaryEmailOf(tenantId, userId)} as email

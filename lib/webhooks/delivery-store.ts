@@ -69,7 +69,8 @@ export async function insertEventIfSubscribed(
 
 /**
  * Several events with their data at hand, each written to the outbox with one pending delivery per
- * matching endpoint, in one statement (events nobody subscribes to are not written); their order is kept.
+ * matching endpoint, in one statement (events nobody subscribes to are not written); their order is kept
+ * (their times at least a microsecond apart: one statement may read the same clock for several rows).
  * Joins the caller's transaction. Returns the number of deliveries.
  */
 export async function insertEventsIfSubscribed(
@@ -96,15 +97,18 @@ export async function insertEventsIfSubscribed(
           where subscription->>'event' = any(input.names))
     ),
     event as (
-      insert into webhook_events (id, tenant_id, event, data)
-      select input.id, ${tenantId}, input.event, input.data from input
+      insert into webhook_events (id, tenant_id, event, data, created_at)
+      select input.id, ${tenantId}, input.event, input.data,
+        clock_timestamp() + input.ord * interval '1 microsecond' from input
       where exists (select 1 from targets where targets.ord = input.ord)
       order by input.ord
       returning id
     )
-    insert into webhook_deliveries (tenant_id, webhook_id, event_id)
-    select ${tenantId}, targets.id, input.id from targets join input on input.ord = targets.ord
+    insert into webhook_deliveries (tenant_id, webhook_id, event_id, created_at)
+    select ${tenantId}, targets.id, input.id, clock_timestamp() + input.ord * interval '1 microsecond'
+    from targets join input on input.ord = targets.ord
     where exists (select 1 from event where event.id = input.id)
+    order by input.ord
     returning id`);
   return rowsOf(result).length;
 }
