@@ -1,6 +1,7 @@
-import { errors } from "oidc-provider";
+import Provider, { errors } from "oidc-provider";
 import { authenticateApiKey } from "@/lib/api-keys";
 import { seal, sha256Hex, unseal } from "@/lib/crypto";
+import type { OauthClientRow } from "@/lib/db/schema";
 import { UUID_PATTERN } from "@/lib/tenants";
 import { checkRedirectUris, hashClientSecret, logoutUriRefusal } from "./client-rules";
 import {
@@ -10,12 +11,25 @@ import {
   findClientRow,
   findModel,
   findModelByUid,
-  insertSessionClient,
+  upsertCodeWithSessionClient,
   upsertClient,
   upsertModel,
 } from "./store";
 
 type Payload = Record<string, unknown>;
+
+// The client row oidc-provider's Client.find read in a request (keyed by its Koa context), so that the
+// request's own later need of it (lib/openid/provider.ts, the grant of a first-party client) does not
+// read it again. Per request only: nothing outlives the request.
+const clientRows = new WeakMap<object, OauthClientRow>();
+
+/** The client's row: the one read in this request when there was one, else from the store. */
+export async function clientRowOf(tenantId: string, clientId: string): Promise<OauthClientRow | undefined> {
+  const ctx = Provider.ctx;
+  const row = ctx ? clientRows.get(ctx) : undefined;
+  if (row && row.tenantId === tenantId && row.clientId === clientId) return row;
+  return findClientRow(tenantId, clientId);
+}
 
 const SEALED_ID = "sesameSealedId";
 const SEAL_PURPOSE = "openid-session-id";
@@ -82,26 +96,37 @@ export class DatabaseAdapter {
       boundToSession(this.kind, payload) && typeof payload.sid === "string" && UUID_PATTERN.test(payload.sid)
         ? payload.sid
         : null;
-    if (
-      this.kind === "AuthorizationCode" &&
-      sessionId &&
-      typeof payload.clientId === "string" &&
-      typeof payload.accountId === "string"
-    )
-      await insertSessionClient(this.tenantId, sessionId, payload.clientId, payload.accountId);
-    await upsertModel(this.tenantId, this.kind, this.key(id), {
+    const values = {
       payload: stored,
       grantId: typeof payload.grantId === "string" ? payload.grantId : null,
       uid: typeof payload.uid === "string" && this.kind === "Session" ? sha256Hex(payload.uid) : null,
       accountId: typeof payload.accountId === "string" ? payload.accountId : null,
       sessionId,
       expiresAt: typeof expiresIn === "number" ? new Date(Date.now() + expiresIn * 1000) : null,
-    });
+    };
+    if (
+      this.kind === "AuthorizationCode" &&
+      sessionId &&
+      typeof payload.clientId === "string" &&
+      typeof values.accountId === "string"
+    ) {
+      // The code, and the record that its session gave the client tokens, in one statement.
+      const bound = { ...values, sessionId, accountId: values.accountId };
+      await upsertCodeWithSessionClient(this.tenantId, this.key(id), bound, payload.clientId);
+      return;
+    }
+    await upsertModel(this.tenantId, this.kind, this.key(id), values);
   }
 
   async find(id: string): Promise<Payload | undefined> {
     if (typeof id !== "string" || id.length === 0 || id.length > 512) return undefined;
-    if (this.kind === "Client") return (await findClientRow(this.tenantId, id))?.metadata;
+    if (this.kind === "Client") {
+      const row = await findClientRow(this.tenantId, id);
+      const ctx = Provider.ctx;
+      if (row && ctx) clientRows.set(ctx, row);
+      // A copy: the row may be the process's cached one (store.ts), frozen.
+      return row ? structuredClone(row.metadata) : undefined;
+    }
     if (this.kind === "InitialAccessToken") return this.initialAccessToken(id);
     const row = await findModel(this.tenantId, this.kind, this.key(id));
     if (!row) return undefined;
