@@ -1,7 +1,7 @@
 import Provider, { errors } from "oidc-provider";
 import { authenticateApiKey } from "@/lib/api-keys";
 import { seal, sha256Hex, unseal } from "@/lib/crypto";
-import type { OauthClientRow } from "@/lib/db/schema";
+import type { OauthClientRow, OpenidModelRow } from "@/lib/db/schema";
 import { UUID_PATTERN } from "@/lib/tenants";
 import { checkRedirectUris, hashClientSecret, logoutUriRefusal } from "./client-rules";
 import {
@@ -10,6 +10,7 @@ import {
   deleteModel,
   findClientRow,
   findModel,
+  findModelWithGrant,
   findModelByUid,
   upsertCodeWithSessionClient,
   upsertClient,
@@ -50,6 +51,27 @@ function boundToSession(kind: string, payload: Payload): boolean {
 /** Seconds since the epoch, as oidc-provider counts. */
 const epoch = (date: Date) => Math.floor(date.getTime() / 1000);
 
+/** A stored model as oidc-provider reads it: its payload with its id, and when it was consumed. */
+function payloadOf(row: OpenidModelRow, id: string): Payload {
+  const { [SEALED_ID]: _sealed, ...payload } = row.payload;
+  void _sealed;
+  return { ...payload, jti: id, ...(row.consumedAt ? { consumed: epoch(row.consumedAt) } : {}) };
+}
+
+/**
+ * The kinds oidc-provider reads the grant of right after finding them (the token endpoint, UserInfo,
+ * introspection): found together with their grant in one statement. The grant so read (or that there is
+ * none) serves the request's next read of it, once; any write of a grant in the request forgets it.
+ * Per request (its Koa context) only: nothing outlives the request.
+ */
+const WITH_GRANT = new Set(["AuthorizationCode", "AccessToken", "RefreshToken"]);
+const prefetchedGrants = new WeakMap<object, Map<string, OpenidModelRow | null>>();
+
+function forgetPrefetchedGrants(): void {
+  const ctx = Provider.ctx;
+  if (ctx) prefetchedGrants.delete(ctx);
+}
+
 /**
  * oidc-provider's storage for one tenant: one instance per model kind, every call a statement on the
  * tenant's rows (lib/openid/store.ts). Ids of tokens, codes, sessions and interactions are bearer
@@ -72,6 +94,7 @@ export class DatabaseAdapter {
   }
 
   async upsert(id: string, payload: Payload, expiresIn?: number): Promise<void> {
+    if (this.kind === "Grant") forgetPrefetchedGrants();
     if (this.kind === "Client") {
       // Only dynamic registration writes clients through here: a new secret in clear text.
       checkRedirectUris(payload);
@@ -128,15 +151,28 @@ export class DatabaseAdapter {
       return row ? structuredClone(row.metadata) : undefined;
     }
     if (this.kind === "InitialAccessToken") return this.initialAccessToken(id);
+    const ctx = Provider.ctx;
+    if (this.kind === "Grant" && ctx) {
+      const read = prefetchedGrants.get(ctx);
+      if (read?.has(id)) {
+        const grant = read.get(id);
+        read.delete(id); // once: a second look reads the store
+        return grant ? payloadOf(grant, id) : undefined;
+      }
+    }
+    if (ctx && WITH_GRANT.has(this.kind)) {
+      const found = await findModelWithGrant(this.tenantId, this.kind, this.key(id));
+      if (!found) return undefined;
+      const { model, grant } = found;
+      if (typeof model.grantId === "string") {
+        let read = prefetchedGrants.get(ctx);
+        if (!read) prefetchedGrants.set(ctx, (read = new Map()));
+        read.set(model.grantId, grant);
+      }
+      return payloadOf(model, id);
+    }
     const row = await findModel(this.tenantId, this.kind, this.key(id));
-    if (!row) return undefined;
-    const { [SEALED_ID]: _sealed, ...payload } = row.payload;
-    void _sealed;
-    return {
-      ...payload,
-      jti: id,
-      ...(row.consumedAt ? { consumed: epoch(row.consumedAt) } : {}),
-    };
+    return row ? payloadOf(row, id) : undefined;
   }
 
   async findByUid(uid: string): Promise<Payload | undefined> {
@@ -152,6 +188,7 @@ export class DatabaseAdapter {
   }
 
   async consume(id: string): Promise<void> {
+    forgetPrefetchedGrants();
     if (await consumeModel(this.tenantId, this.kind, this.key(id))) return;
     const row = await findModel(this.tenantId, this.kind, this.key(id));
     if (typeof row?.grantId === "string") await deleteGrantModels(this.tenantId, row.grantId);
@@ -159,10 +196,12 @@ export class DatabaseAdapter {
   }
 
   async destroy(id: string): Promise<void> {
+    forgetPrefetchedGrants();
     await deleteModel(this.tenantId, this.kind, this.key(id));
   }
 
   async revokeByGrantId(grantId: string): Promise<void> {
+    forgetPrefetchedGrants();
     await deleteGrantModels(this.tenantId, grantId);
   }
 

@@ -1,4 +1,5 @@
 import { and, asc, count, eq, gt, isNull, or, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import { executor, getDatabase, inTransaction, rowsOf } from "@/lib/db";
 import { sessionIsLive } from "@/lib/sessions/fragments";
 import { userIsActive } from "@/lib/users/fragments";
@@ -95,6 +96,34 @@ export async function findModel(
   const [row] = await db
     .select()
     .from(openidModels)
+    .where(and(modelOf(tenantId, kind, id), live(), sessionLive(), userActive(tenantId, kind)));
+  return row;
+}
+
+const grants = alias(openidModels, "grant");
+
+/**
+ * {@link findModel} of a code or token and, in the same statement, its grant as {@link findModel} would
+ * find it (not expired), or null: oidc-provider reads the grant right after the code or token.
+ */
+export async function findModelWithGrant(
+  tenantId: string,
+  kind: string,
+  id: string,
+): Promise<{ model: OpenidModelRow; grant: OpenidModelRow | null } | undefined> {
+  const db = await executor();
+  const [row] = await db
+    .select({ model: openidModels, grant: grants })
+    .from(openidModels)
+    .leftJoin(
+      grants,
+      and(
+        eq(grants.tenantId, tenantId),
+        eq(grants.kind, "Grant"),
+        eq(grants.id, openidModels.grantId),
+        or(isNull(grants.expiresAt), gt(grants.expiresAt, sql`now()`)),
+      ),
+    )
     .where(and(modelOf(tenantId, kind, id), live(), sessionLive(), userActive(tenantId, kind)));
   return row;
 }
