@@ -52,7 +52,17 @@ async function countStatements(): Promise<void> {
       const run = query[method]!;
       query[method] = function (this: { queryString: string }, ...args: unknown[]) {
         note(this.queryString);
-        return run.apply(this, args);
+        const started = performance.now();
+        const result = run.apply(this, args) as Promise<unknown>;
+        const key = this.queryString.replace(/\s+/g, " ").slice(0, 150);
+        void Promise.resolve(result).finally(() => {
+          if (!measuring || !current) return;
+          const entry = timings.get(key) ?? { count: 0, ms: 0 };
+          entry.count++;
+          entry.ms += performance.now() - started;
+          timings.set(key, entry);
+        });
+        return result;
       };
     }
     const session = ("PgliteSession" in module ? module.PgliteSession : module.PostgresJsSession)
@@ -77,6 +87,8 @@ interface StepStats {
 }
 const stats = new Map<string, StepStats>();
 let measuring = false;
+/** Wall time of each statement text while measuring (PGlite runs on this thread: about its CPU). */
+const timings = new Map<string, { count: number; ms: number }>();
 
 async function step(name: string, tenant: Tenant, path: string, init: RequestInit, expected: number) {
   const handler = (oauthRoute as unknown as Record<string, Handler>)[init.method ?? "GET"]!;
@@ -222,6 +234,12 @@ async function main() {
     );
     statements += entry.statements / entry.calls;
     cpuUs += entry.cpuUs / entry.calls;
+  }
+  if (values.print) {
+    out("\n| statement (first 150 characters) | per login | ms each |");
+    out("| --- | --- | --- |");
+    for (const [text, entry] of [...timings].sort((a, b) => b[1].ms - a[1].ms))
+      out(`| ${text} | ${round2(entry.count / count)} | ${(entry.ms / entry.count).toFixed(2)} |`);
   }
   out(`| **login** | **${round2(statements)}** | | **${(cpuUs / 1000).toFixed(2)}** |`);
 }
