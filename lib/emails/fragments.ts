@@ -1,4 +1,4 @@
-import { sql, type SQL } from "drizzle-orm";
+import { getTableName, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { likePattern } from "@/lib/db/like";
 import { emails, type EmailRow } from "@/lib/db/schema";
@@ -48,4 +48,26 @@ export function emailsFromJson(value: unknown): EmailRow[] {
     createdAt: new Date(row.created_at as string),
     updatedAt: new Date(row.updated_at as string),
   }));
+/** A user's primary address as another owner's statement reads it (null when the user has none). */
+export interface PrimaryAddress {
+  address: string;
+  verified: boolean;
+}
+
+/**
+ * The primary address of the tenant's user named by `userId` (another table's column) as a scalar
+ * subquery, for a statement of another module that reads the user and its address in one round trip
+ * (lib/openid's claims).
+ */
+export function primaryAddressOf(tenantId: string): (userId: AnyPgColumn) => SQL<PrimaryAddress | null> {
+  return (userId) => {
+    // Qualified by table: drizzle writes a single-table query's columns unqualified, and an unqualified
+    // name inside the subquery would mean the emails table's own column.
+    const outer = sql`${sql.identifier(getTableName(userId.table))}.${sql.identifier(userId.name)}`;
+    return sql`(select json_build_object('address', e.address, 'verified', e.verified)
+      from ${emails} e where e.tenant_id = ${tenantId}::uuid and e.user_id = ${outer} and e.is_primary
+      limit 1)`.mapWith((value: unknown) =>
+      typeof value === "string" ? (JSON.parse(value) as PrimaryAddress) : (value as PrimaryAddress | null),
+    );
+  };
 }

@@ -15,4 +15,4 @@ export {
   userIdsByAddressFragment,
   verifiedPrimaryAddress,
 } from "./lookups";
-export { holdsAddressLike } from "./fragments";
+export { holdsAddressLike, primaryAddressOf, type PrimaryAddress } from "./fragments";

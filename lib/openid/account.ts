@@ -1,18 +1,28 @@
-import { findPrimaryEmail } from "@/lib/emails";
-import { findUser } from "@/lib/users";
+import { findPrimaryEmail, primaryAddressOf, type PrimaryAddress } from "@/lib/emails";
+import { findUserWith, type User } from "@/lib/users";
 
 /**
  * The claims an ID token and the UserInfo endpoint carry for a user, by scope: `email` gives `email` and
- * `email_verified` (the primary address), `profile` gives `name` and `preferred_username`.
+ * `email_verified` (the primary address), `profile` gives `name` and `preferred_username`. The user and
+ * the address are read in one statement.
  */
 export async function accountClaims(tenantId: string, userId: string) {
-  const user = await findUser(tenantId, userId);
+  const found = await findUserWith(tenantId, userId, primaryAddressOf(tenantId));
   // A locked user has no account here (their tokens are refused before: lib/openid/store.ts findModel).
-  if (!user || user.lockedAt) return undefined;
+  if (!found || found.user.lockedAt) return undefined;
+  return accountOf(tenantId, found.user, found.extra);
+}
+
+/**
+ * {@link accountClaims} of a user already read (and found not locked) in this request; its primary
+ * address is read when the claims are asked for, unless given (null: none).
+ */
+export function accountOf(tenantId: string, user: User, address?: PrimaryAddress | null) {
   return {
     accountId: user.id,
     async claims() {
-      const email = await findPrimaryEmail(tenantId, user.id);
+      const email =
+        address === undefined ? await findPrimaryEmail(tenantId, user.id) : (address ?? undefined);
       return {
         sub: user.id,
         ...(email ? { email: email.address, email_verified: email.verified } : {}),

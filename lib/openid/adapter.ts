@@ -1,6 +1,7 @@
-import { errors } from "oidc-provider";
+import Provider, { errors } from "oidc-provider";
 import { authenticateApiKey } from "@/lib/api-keys";
 import { seal, sha256Hex, unseal } from "@/lib/crypto";
+import type { OauthClientRow, OpenidModelRow } from "@/lib/db/schema";
 import { UUID_PATTERN } from "@/lib/tenants";
 import { checkRedirectUris, hashClientSecret, logoutUriRefusal } from "./client-rules";
 import {
@@ -9,13 +10,27 @@ import {
   deleteModel,
   findClientRow,
   findModel,
+  findModelWithGrant,
   findModelByUid,
-  insertSessionClient,
+  upsertCodeWithSessionClient,
   upsertClient,
   upsertModel,
 } from "./store";
 
 type Payload = Record<string, unknown>;
+
+// The client row oidc-provider's Client.find read in a request (keyed by its Koa context), so that the
+// request's own later need of it (lib/openid/provider.ts, the grant of a first-party client) does not
+// read it again. Per request only: nothing outlives the request.
+const clientRows = new WeakMap<object, OauthClientRow>();
+
+/** The client's row: the one read in this request when there was one, else from the store. */
+export async function clientRowOf(tenantId: string, clientId: string): Promise<OauthClientRow | undefined> {
+  const ctx = Provider.ctx;
+  const row = ctx ? clientRows.get(ctx) : undefined;
+  if (row && row.tenantId === tenantId && row.clientId === clientId) return row;
+  return findClientRow(tenantId, clientId);
+}
 
 const SEALED_ID = "sesameSealedId";
 const SEAL_PURPOSE = "openid-session-id";
@@ -35,6 +50,27 @@ function boundToSession(kind: string, payload: Payload): boolean {
 
 /** Seconds since the epoch, as oidc-provider counts. */
 const epoch = (date: Date) => Math.floor(date.getTime() / 1000);
+
+/** A stored model as oidc-provider reads it: its payload with its id, and when it was consumed. */
+function payloadOf(row: OpenidModelRow, id: string): Payload {
+  const { [SEALED_ID]: _sealed, ...payload } = row.payload;
+  void _sealed;
+  return { ...payload, jti: id, ...(row.consumedAt ? { consumed: epoch(row.consumedAt) } : {}) };
+}
+
+/**
+ * The kinds oidc-provider reads the grant of right after finding them (the token endpoint, UserInfo,
+ * introspection): found together with their grant in one statement. The grant so read (or that there is
+ * none) serves the request's next read of it, once; any write of a grant in the request forgets it.
+ * Per request (its Koa context) only: nothing outlives the request.
+ */
+const WITH_GRANT = new Set(["AuthorizationCode", "AccessToken", "RefreshToken"]);
+const prefetchedGrants = new WeakMap<object, Map<string, OpenidModelRow | null>>();
+
+function forgetPrefetchedGrants(): void {
+  const ctx = Provider.ctx;
+  if (ctx) prefetchedGrants.delete(ctx);
+}
 
 /**
  * oidc-provider's storage for one tenant: one instance per model kind, every call a statement on the
@@ -58,6 +94,7 @@ export class DatabaseAdapter {
   }
 
   async upsert(id: string, payload: Payload, expiresIn?: number): Promise<void> {
+    if (this.kind === "Grant") forgetPrefetchedGrants();
     if (this.kind === "Client") {
       // Only dynamic registration writes clients through here: a new secret in clear text.
       checkRedirectUris(payload);
@@ -82,36 +119,60 @@ export class DatabaseAdapter {
       boundToSession(this.kind, payload) && typeof payload.sid === "string" && UUID_PATTERN.test(payload.sid)
         ? payload.sid
         : null;
-    if (
-      this.kind === "AuthorizationCode" &&
-      sessionId &&
-      typeof payload.clientId === "string" &&
-      typeof payload.accountId === "string"
-    )
-      await insertSessionClient(this.tenantId, sessionId, payload.clientId, payload.accountId);
-    await upsertModel(this.tenantId, this.kind, this.key(id), {
+    const values = {
       payload: stored,
       grantId: typeof payload.grantId === "string" ? payload.grantId : null,
       uid: typeof payload.uid === "string" && this.kind === "Session" ? sha256Hex(payload.uid) : null,
       accountId: typeof payload.accountId === "string" ? payload.accountId : null,
       sessionId,
       expiresAt: typeof expiresIn === "number" ? new Date(Date.now() + expiresIn * 1000) : null,
-    });
+    };
+    if (
+      this.kind === "AuthorizationCode" &&
+      sessionId &&
+      typeof payload.clientId === "string" &&
+      typeof values.accountId === "string"
+    ) {
+      // The code, and the record that its session gave the client tokens, in one statement.
+      const bound = { ...values, sessionId, accountId: values.accountId };
+      await upsertCodeWithSessionClient(this.tenantId, this.key(id), bound, payload.clientId);
+      return;
+    }
+    await upsertModel(this.tenantId, this.kind, this.key(id), values);
   }
 
   async find(id: string): Promise<Payload | undefined> {
     if (typeof id !== "string" || id.length === 0 || id.length > 512) return undefined;
-    if (this.kind === "Client") return (await findClientRow(this.tenantId, id))?.metadata;
+    if (this.kind === "Client") {
+      const row = await findClientRow(this.tenantId, id);
+      const ctx = Provider.ctx;
+      if (row && ctx) clientRows.set(ctx, row);
+      // A copy: the row may be the process's cached one (store.ts), frozen.
+      return row ? structuredClone(row.metadata) : undefined;
+    }
     if (this.kind === "InitialAccessToken") return this.initialAccessToken(id);
+    const ctx = Provider.ctx;
+    if (this.kind === "Grant" && ctx) {
+      const read = prefetchedGrants.get(ctx);
+      if (read?.has(id)) {
+        const grant = read.get(id);
+        read.delete(id); // once: a second look reads the store
+        return grant ? payloadOf(grant, id) : undefined;
+      }
+    }
+    if (ctx && WITH_GRANT.has(this.kind)) {
+      const found = await findModelWithGrant(this.tenantId, this.kind, this.key(id));
+      if (!found) return undefined;
+      const { model, grant } = found;
+      if (typeof model.grantId === "string") {
+        let read = prefetchedGrants.get(ctx);
+        if (!read) prefetchedGrants.set(ctx, (read = new Map()));
+        read.set(model.grantId, grant);
+      }
+      return payloadOf(model, id);
+    }
     const row = await findModel(this.tenantId, this.kind, this.key(id));
-    if (!row) return undefined;
-    const { [SEALED_ID]: _sealed, ...payload } = row.payload;
-    void _sealed;
-    return {
-      ...payload,
-      jti: id,
-      ...(row.consumedAt ? { consumed: epoch(row.consumedAt) } : {}),
-    };
+    return row ? payloadOf(row, id) : undefined;
   }
 
   async findByUid(uid: string): Promise<Payload | undefined> {
@@ -127,6 +188,7 @@ export class DatabaseAdapter {
   }
 
   async consume(id: string): Promise<void> {
+    forgetPrefetchedGrants();
     if (await consumeModel(this.tenantId, this.kind, this.key(id))) return;
     const row = await findModel(this.tenantId, this.kind, this.key(id));
     if (typeof row?.grantId === "string") await deleteGrantModels(this.tenantId, row.grantId);
@@ -134,10 +196,12 @@ export class DatabaseAdapter {
   }
 
   async destroy(id: string): Promise<void> {
+    forgetPrefetchedGrants();
     await deleteModel(this.tenantId, this.kind, this.key(id));
   }
 
   async revokeByGrantId(grantId: string): Promise<void> {
+    forgetPrefetchedGrants();
     await deleteGrantModels(this.tenantId, grantId);
   }
 

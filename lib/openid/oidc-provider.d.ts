@@ -121,6 +121,8 @@ declare module "oidc-provider" {
 
   export default class Provider {
     constructor(issuer: string, configuration?: Configuration);
+    /** The Koa context of the request being answered (oidc-provider's AsyncLocalStorage), if any. */
+    static readonly ctx: object | undefined;
     issuer: string;
     proxy: boolean;
     Grant: typeof Grant;

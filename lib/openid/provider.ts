@@ -4,12 +4,13 @@ import { getLogger } from "@/lib/log";
 import { deriveKey } from "@/lib/crypto";
 import { checkSessionToken, issuerOf } from "@/lib/sessions";
 import { privateSigningJwks, type Tenant } from "@/lib/tenants";
-import { ACR, accountClaims, acrOf, rfc8176Amr } from "./account";
+import { ACR, accountClaims, accountOf, acrOf, rfc8176Amr } from "./account";
 import { DatabaseAdapter } from "./adapter";
 import { auditProviderEvents } from "./audit";
 import { escapeHtml, pageHtml } from "./pages";
 import { clientSecretMatches } from "./client-rules";
-import { findClientRow, findConsent } from "./store";
+import { clientRowOf } from "./adapter";
+import { findConsent } from "./store";
 
 /** Where oidc-provider's endpoints sit below the issuer (`/t/{tenant}`). */
 export const OPENID_ROUTES = {
@@ -106,6 +107,7 @@ function sesameSignOn(tenant: Tenant) {
         };
         const session = oidc.session;
         if (!session) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
+        let account;
         if (!session.accountId) {
           const valid = await requestSession(tenant, ctx);
           if (!valid) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
@@ -115,13 +117,15 @@ function sesameSignOn(tenant: Tenant) {
             amr: rfc8176Amr(valid.claims.amr),
             acr: acrOf(valid.claims.amr),
           });
+          // The session check has just read the user (and refused a locked one): not read again.
+          account = accountOf(tenant.id, valid.user);
         } else if (oidc.grant) {
           return interactionPolicy.Check.NO_NEED_TO_PROMPT; // oidc-provider loaded account and grant
         }
         // What oidc-provider loads before the prompts for a session that already has its user (it does not
         // when the user came with this request, or on the resume of an interaction that only consented).
         const accountId = session.accountId!;
-        const account = await accountClaims(tenant.id, accountId);
+        account ??= await accountClaims(tenant.id, accountId);
         if (!account) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
         oidc.entity("Account", account);
         const clientId = oidc.client.clientId;
@@ -309,7 +313,7 @@ async function loadExistingGrant(tenant: Tenant, ctx: KoaContextWithOIDC) {
   if (grantId) return oidc.provider.Grant.find(grantId);
   const accountId = oidc.session.accountId;
   if (!accountId) return undefined;
-  const client = await findClientRow(tenant.id, oidc.client.clientId);
+  const client = await clientRowOf(tenant.id, oidc.client.clientId);
   if (!client) return undefined;
   const consented = client.firstParty
     ? [...oidc.requestParamScopes]

@@ -1,5 +1,6 @@
 import { and, asc, count, eq, gt, isNull, or, sql } from "drizzle-orm";
-import { executor, rowsOf } from "@/lib/db";
+import { alias } from "drizzle-orm/pg-core";
+import { executor, getDatabase, inTransaction, rowsOf } from "@/lib/db";
 import { sessionIsLive } from "@/lib/sessions/fragments";
 import { userIsActive } from "@/lib/users/fragments";
 import {
@@ -54,6 +55,34 @@ export async function upsertModel(tenantId: string, kind: string, id: string, va
 }
 
 /**
+ * {@link upsertModel} of an authorization code, and in the same statement the record that its Sesame
+ * session gave the client tokens (once per session and client: back-channel logout,
+ * {@link takeEndedSessionClients}). One statement: both are written or neither.
+ */
+export async function upsertCodeWithSessionClient(
+  tenantId: string,
+  id: string,
+  values: ModelValues & { sessionId: string; accountId: string },
+  clientId: string,
+): Promise<void> {
+  const db = await executor();
+  await db.execute(sql`
+    with session_client as (
+      insert into ${oauthSessionClients} (tenant_id, session_id, client_id, account_id)
+      values (${tenantId}, ${values.sessionId}, ${clientId}, ${values.accountId})
+      on conflict do nothing
+    )
+    insert into ${openidModels}
+      (tenant_id, kind, id, payload, grant_id, uid, account_id, session_id, consumed_at, expires_at)
+    values (${tenantId}, 'AuthorizationCode', ${id}, ${JSON.stringify(values.payload)}::jsonb,
+      ${values.grantId ?? null}, ${values.uid ?? null}, ${values.accountId}, ${values.sessionId}, null,
+      ${values.expiresAt ? values.expiresAt.toISOString() : null}::timestamptz)
+    on conflict (tenant_id, kind, id) do update set payload = excluded.payload,
+      grant_id = excluded.grant_id, uid = excluded.uid, account_id = excluded.account_id,
+      session_id = excluded.session_id, consumed_at = null, expires_at = excluded.expires_at`);
+}
+
+/**
  * A model that has not expired; when it was issued under a Sesame session (codes and their access
  * tokens), whose session is live; when it acts for a user (codes, access and refresh tokens), whose user
  * exists and is not locked: one statement, whatever ended the session or the user.
@@ -67,6 +96,34 @@ export async function findModel(
   const [row] = await db
     .select()
     .from(openidModels)
+    .where(and(modelOf(tenantId, kind, id), live(), sessionLive(), userActive(tenantId, kind)));
+  return row;
+}
+
+const grants = alias(openidModels, "grant");
+
+/**
+ * {@link findModel} of a code or token and, in the same statement, its grant as {@link findModel} would
+ * find it (not expired), or null: oidc-provider reads the grant right after the code or token.
+ */
+export async function findModelWithGrant(
+  tenantId: string,
+  kind: string,
+  id: string,
+): Promise<{ model: OpenidModelRow; grant: OpenidModelRow | null } | undefined> {
+  const db = await executor();
+  const [row] = await db
+    .select({ model: openidModels, grant: grants })
+    .from(openidModels)
+    .leftJoin(
+      grants,
+      and(
+        eq(grants.tenantId, tenantId),
+        eq(grants.kind, "Grant"),
+        eq(grants.id, openidModels.grantId),
+        or(isNull(grants.expiresAt), gt(grants.expiresAt, sql`now()`)),
+      ),
+    )
     .where(and(modelOf(tenantId, kind, id), live(), sessionLive(), userActive(tenantId, kind)));
   return row;
 }
@@ -153,10 +210,9 @@ export async function insertClient(
   firstParty: boolean,
 ): Promise<OauthClientRow> {
   const db = await executor();
-  const [row] = await db
-    .insert(oauthClients)
-    .values({ tenantId, clientId, metadata, firstParty })
-    .returning();
+  const [row] = await forgettingClients(() =>
+    db.insert(oauthClients).values({ tenantId, clientId, metadata, firstParty }).returning(),
+  );
   return row!;
 }
 
@@ -167,13 +223,15 @@ export async function upsertClient(
   metadata: Record<string, unknown>,
 ): Promise<void> {
   const db = await executor();
-  await db
-    .insert(oauthClients)
-    .values({ tenantId, clientId, metadata })
-    .onConflictDoUpdate({
-      target: [oauthClients.tenantId, oauthClients.clientId],
-      set: { metadata, updatedAt: sql`now()` },
-    });
+  await forgettingClients(async () => {
+    await db
+      .insert(oauthClients)
+      .values({ tenantId, clientId, metadata })
+      .onConflictDoUpdate({
+        target: [oauthClients.tenantId, oauthClients.clientId],
+        set: { metadata, updatedAt: sql`now()` },
+      });
+  });
 }
 
 export async function updateClientRow(
@@ -182,21 +240,74 @@ export async function updateClientRow(
   values: { metadata?: Record<string, unknown>; firstParty?: boolean },
 ): Promise<OauthClientRow | undefined> {
   const db = await executor();
-  const [row] = await db
-    .update(oauthClients)
-    .set({ ...values, updatedAt: sql`now()` })
-    .where(and(eq(oauthClients.tenantId, tenantId), eq(oauthClients.clientId, clientId)))
-    .returning();
+  const [row] = await forgettingClients(() =>
+    db
+      .update(oauthClients)
+      .set({ ...values, updatedAt: sql`now()` })
+      .where(and(eq(oauthClients.tenantId, tenantId), eq(oauthClients.clientId, clientId)))
+      .returning(),
+  );
   return row;
 }
 
+/**
+ * Clients as read outside a transaction, kept in process memory **on the embedded database only** (as
+ * lib/tenants/cache.ts keeps tenants): one process opens a PGlite folder, so every change of a client goes
+ * through this file's writes, which forget them all before and after the write; a read that raced with a
+ * write is not kept (the generation moved). On Postgres other instances change clients too: every request
+ * reads its client. Entries are frozen: no caller can change what the next one reads.
+ */
+const CLIENT_CACHE = Symbol.for("sesame.openidClientCache");
+const MAX_CLIENTS = 1_000;
+
+function clientCache(): { generation: number; rows: Map<string, OauthClientRow> } {
+  const holder = globalThis as { [CLIENT_CACHE]?: { generation: number; rows: Map<string, OauthClientRow> } };
+  return (holder[CLIENT_CACHE] ??= { generation: 0, rows: new Map() });
+}
+
+/** Called around every write of a client (the cache is per process and only used on PGlite). */
+function forgetClients(): void {
+  const cache = clientCache();
+  cache.generation += 1;
+  cache.rows.clear();
+}
+
+async function forgettingClients<T>(write: () => Promise<T>): Promise<T> {
+  forgetClients();
+  try {
+    return await write();
+  } finally {
+    forgetClients();
+  }
+}
+
 export async function findClientRow(tenantId: string, clientId: string): Promise<OauthClientRow | undefined> {
+  const cacheable = !inTransaction() && (await getDatabase()).kind === "pglite";
+  const cache = clientCache();
+  const key = `${tenantId}|${clientId}`;
+  if (cacheable) {
+    const cached = cache.rows.get(key);
+    if (cached) return cached;
+  }
+  const generation = cache.generation;
   const db = await executor();
   const [row] = await db
     .select()
     .from(oauthClients)
     .where(and(eq(oauthClients.tenantId, tenantId), eq(oauthClients.clientId, clientId)));
-  return row;
+  if (!row || !cacheable || cache.generation !== generation) return row;
+  if (cache.rows.size >= MAX_CLIENTS) cache.rows.clear();
+  const kept = structuredClone(row);
+  deepFreeze(kept);
+  cache.rows.set(key, kept);
+  return kept;
+}
+
+function deepFreeze(value: unknown): void {
+  if (value && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
 }
 
 /** A page of the tenant's clients, oldest first, and how many there are. */
@@ -225,10 +336,12 @@ export async function deleteClientRow(
   clientId: string,
 ): Promise<OauthClientRow | undefined> {
   const db = await executor();
-  const [row] = await db
-    .delete(oauthClients)
-    .where(and(eq(oauthClients.tenantId, tenantId), eq(oauthClients.clientId, clientId)))
-    .returning();
+  const [row] = await forgettingClients(() =>
+    db
+      .delete(oauthClients)
+      .where(and(eq(oauthClients.tenantId, tenantId), eq(oauthClients.clientId, clientId)))
+      .returning(),
+  );
   if (!row) return undefined;
   await db
     .delete(oauthConsents)
@@ -319,20 +432,6 @@ export async function selectConsentsWithClients(tenantId: string, userId: string
 }
 
 // ── sessions' clients (back-channel logout) ────────────────────────────────────────────────────────
-
-/** Records that the Sesame session gave the client tokens (once per session and client). */
-export async function insertSessionClient(
-  tenantId: string,
-  sessionId: string,
-  clientId: string,
-  accountId: string,
-): Promise<void> {
-  const db = await executor();
-  await db
-    .insert(oauthSessionClients)
-    .values({ tenantId, sessionId, clientId, accountId })
-    .onConflictDoNothing();
-}
 
 export interface EndedSessionClient {
   tenantId: string;

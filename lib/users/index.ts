@@ -4,6 +4,7 @@ export {
   addUser,
   countUsersByTenant,
   findUser,
+  findUserWith,
   findUserByExternalId,
   lockUser,
   upsertExternalUser,

@@ -4,6 +4,7 @@ import {
   selectUserByExternalId,
   selectUserCountsByTenant,
   selectUserForUpdate,
+  selectUserWith,
   upsertExternalUserRow,
 } from "./store";
 import type { ExternalUserProfile, User } from "./user";
@@ -17,6 +18,16 @@ import type { ExternalUserProfile, User } from "./user";
 export function findUser(tenantId: string, userId: string): Promise<User | undefined> {
   return selectUser(tenantId, userId);
 }
+
+/**
+ * {@link findUser} and, in the same statement, another owner's SQL about the user (its fragment, e.g.
+ * lib/emails' primary address): one round trip for a reader that needs both.
+ */
+export const findUserWith: <T>(
+  tenantId: string,
+  userId: string,
+  extra: Parameters<typeof selectUserWith<T>>[2],
+) => Promise<{ user: User; extra: T } | undefined> = selectUserWith;
 
 /** The tenant's user with this external id (the Passkey API `user_id`). */
 export function findUserByExternalId(tenantId: string, externalId: string): Promise<User | undefined> {

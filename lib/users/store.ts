@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import { executor, likePattern } from "@/lib/db";
 import { users } from "@/lib/db/schema";
 import { UUID_PATTERN } from "@/lib/tenants/tenant";
@@ -52,6 +52,25 @@ export async function selectUser(tenantId: string, userId: string): Promise<User
     .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)))
     .limit(1);
   return row ? toUser(row) : undefined;
+}
+
+/**
+ * {@link selectUser} with one more value of another owner's SQL about that user (a fragment given the
+ * users table's id column), in the same statement.
+ */
+export async function selectUserWith<T>(
+  tenantId: string,
+  userId: string,
+  extra: (userId: typeof users.id) => SQL<T>,
+): Promise<{ user: User; extra: T } | undefined> {
+  if (!UUID_PATTERN.test(userId)) return undefined;
+  const db = await executor();
+  const [row] = await db
+    .select({ user: users, extra: extra(users.id) })
+    .from(users)
+    .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)))
+    .limit(1);
+  return row ? { user: toUser(row.user), extra: row.extra } : undefined;
 }
 
 /** A user of the public API: known by its id, no external id. */

@@ -2,6 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FLOW_DIRECT_ROUTES } from "@/app/(flow-api)/t/[tenantId]/direct-routes";
+import { OPENID_DIRECT_ROUTES } from "@/app/(openid)/t/[tenantId]/direct-routes";
 import { PASSKEY_DIRECT_ROUTES } from "@/app/(passkey-api)/passkey/direct-routes";
 import { installDirectRoutes, type DirectDispatch } from "@/lib/http/direct";
 import { createTestTenant } from "@/tests/helpers/tenants";
@@ -21,8 +22,17 @@ const FILES = {
   "/t/[tenantId]/token_exchange": () => import("@/app/(flow-api)/t/[tenantId]/token_exchange/route"),
   "/t/[tenantId]/sessions/validate": () => import("@/app/(public-api)/t/[tenantId]/sessions/validate/route"),
   "/t/[tenantId]/me": () => import("@/app/(public-api)/t/[tenantId]/me/route"),
+  // The catch-all route file answers each of these paths of its.
+  "/t/[tenantId]/oauth/authorize": () => import("@/app/(openid)/t/[tenantId]/oauth/[...path]/route"),
+  "/t/[tenantId]/oauth/token": () => import("@/app/(openid)/t/[tenantId]/oauth/[...path]/route"),
+  "/t/[tenantId]/oauth/userinfo": () => import("@/app/(openid)/t/[tenantId]/oauth/[...path]/route"),
+  "/t/[tenantId]/oauth/jwks": () => import("@/app/(openid)/t/[tenantId]/oauth/[...path]/route"),
+  "/t/[tenantId]/oauth/revoke": () => import("@/app/(openid)/t/[tenantId]/oauth/[...path]/route"),
+  "/t/[tenantId]/oauth/introspect": () => import("@/app/(openid)/t/[tenantId]/oauth/[...path]/route"),
+  "/t/[tenantId]/.well-known/openid-configuration": () =>
+    import("@/app/(openid)/t/[tenantId]/.well-known/openid-configuration/route"),
 } as const;
-const DIRECT_ROUTES = [...PASSKEY_DIRECT_ROUTES, ...FLOW_DIRECT_ROUTES];
+const DIRECT_ROUTES = [...PASSKEY_DIRECT_ROUTES, ...FLOW_DIRECT_ROUTES, ...OPENID_DIRECT_ROUTES];
 
 describe("routes served directly (lib/http/direct.ts)", () => {
   let server: http.Server;
@@ -49,7 +59,8 @@ describe("routes served directly (lib/http/direct.ts)", () => {
         .replace(/^\^/, "")
         .replace(/\$$/, "")
         .replace(/\([^)]*\)/, "[tenantId]")
-        .replace(/\\\//g, "/");
+        .replace(/\\\//g, "/")
+        .replace(/\\\./g, ".");
       const load = FILES[path as keyof typeof FILES];
       expect(load, path).toBeDefined();
       const file = await load();
@@ -135,6 +146,34 @@ describe("routes served directly (lib/http/direct.ts)", () => {
     expect(await validate.json()).toEqual({ is_valid: false });
     const me = await fetch(`${base}/t/${tenant.id}/me`, { headers: { authorization: "Bearer x" } });
     expect(me.status).toBe(401);
+  });
+
+  it("answers the OpenID Provider's endpoints as the routes do (discovery, authorization errors, tokens)", async () => {
+    const { tenant } = await createTestTenant();
+    const discovery = await fetch(`${base}/t/${tenant.id}/.well-known/openid-configuration`);
+    expect(discovery.status).toBe(200);
+    const metadata = (await discovery.json()) as { issuer: string; token_endpoint: string };
+    expect(metadata.issuer).toMatch(new RegExp(`/t/${tenant.id}$`));
+    expect(metadata.token_endpoint).toBe(`${metadata.issuer}/oauth/token`);
+    const jwks = await fetch(`${base}/t/${tenant.id}/oauth/jwks`);
+    expect(((await jwks.json()) as { keys: unknown[] }).keys.length).toBeGreaterThan(0);
+    // An unknown client: oidc-provider's error page, which never leaks its URL to another site.
+    const authorize = await fetch(`${base}/t/${tenant.id}/oauth/authorize?client_id=nope&response_type=code`);
+    expect(authorize.status).toBe(400);
+    expect(authorize.headers.get("referrer-policy")).toBe("no-referrer");
+    expect(await authorize.text()).toContain("invalid_client");
+    const token = await fetch(`${base}/t/${tenant.id}/oauth/token`, {
+      method: "POST",
+      headers: {
+        authorization: `Basic ${Buffer.from("nope:secret").toString("base64")}`,
+        "content-type": "application/x-www-form-urlencoded",
+      },
+      body: "grant_type=authorization_code&code=x&redirect_uri=http%3A%2F%2Flocalhost%2Fcb",
+    });
+    expect(token.status).toBe(401);
+    expect(await token.json()).toMatchObject({ error: "invalid_client" });
+    // Logout and the interaction route stay with Next.js.
+    expect((await fetch(`${base}/t/${tenant.id}/oauth/logout`)).status).toBe(599);
   });
 
   it("leaves everything else to Next.js: other paths and methods, disguised paths, large or chunked bodies", async () => {

@@ -1,6 +1,6 @@
 import * as client from "openid-client";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createOAuthClient } from "@/lib/openid";
+import { createOAuthClient, deleteOAuthClient, updateOAuthClient } from "@/lib/openid";
 import { authorize, issuerOf, REDIRECT, setUp } from "../helpers/openid";
 import { TEST_CONTEXT } from "../helpers/public-api";
 
@@ -89,6 +89,29 @@ describe("OpenID Provider: authorization request rules", () => {
       expect(response.headers.get("location")).toBeNull();
       expect(await response.text()).toContain("redirect_uri");
     }
+  });
+
+  it("sees a client's change at the next request (the client rows PGlite keeps in memory are forgotten)", async () => {
+    const setup = await setUp();
+    expect((await landAt(setup, await authUrl(setup, {}))).query.get("code")).toBeTruthy();
+    const moved = "http://localhost:4000/moved";
+    await updateOAuthClient(setup.tenant.id, setup.rp.clientId, { redirect_uris: [moved] }, TEST_CONTEXT);
+    const old = await landAt(setup, await authUrl(setup, {}));
+    expect(old.response.status).toBe(400);
+    expect(old.landed.startsWith(REDIRECT)).toBe(false);
+    const now = await landAt(setup, await authUrl(setup, { redirect_uri: moved }));
+    expect(now.landed.startsWith(moved)).toBe(true);
+    expect(now.query.get("code")).toBeTruthy();
+    // Turned third-party: a browser without the grant (no provider session yet) is asked for consent.
+    await updateOAuthClient(setup.tenant.id, setup.rp.clientId, { first_party: false }, TEST_CONTEXT);
+    for (const name of [...setup.browser.cookies.keys()])
+      if (name.startsWith("sesame_op_")) setup.browser.cookies.delete(name);
+    const consent = await landAt(setup, await authUrl(setup, { redirect_uri: moved }));
+    expect(consent.landed.startsWith(moved)).toBe(false);
+    await deleteOAuthClient(setup.tenant.id, setup.rp.clientId, TEST_CONTEXT);
+    const gone = await landAt(setup, await authUrl(setup, { redirect_uri: moved }));
+    expect(gone.response.status).toBe(400);
+    expect(await gone.response.text()).toContain("invalid_client");
   });
 
   it("allows http redirect URIs only on loopback hosts", async () => {
