@@ -48,6 +48,8 @@ export function emailsFromJson(value: unknown): EmailRow[] {
     createdAt: new Date(row.created_at as string),
     updatedAt: new Date(row.updated_at as string),
   }));
+}
+
 /** A user's primary address as another owner's statement reads it (null when the user has none). */
 export interface PrimaryAddress {
   address: string;
