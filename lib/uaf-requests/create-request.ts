@@ -10,7 +10,7 @@ import {
   textTransaction,
 } from "@/lib/ceremonies/uaf";
 import { transaction } from "@/lib/db";
-import type { UafRegistrationRow, UafRequestOperation } from "@/lib/db/schema";
+import type { UafRegistrationRow, UafRequestOperation, UafRequestRow } from "@/lib/db/schema";
 import { AppError, ValidationFailed } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
 import { findUserByExternalId, upsertExternalUser, UserLocked, type User } from "@/lib/users";
@@ -18,12 +18,10 @@ import { authenticationPolicy, registrationPolicy } from "./policy";
 import { toAuthenticatorRequest, type AuthenticatorRequest } from "./request";
 import { serverDataKey } from "./server-data";
 import {
-  databaseNow,
   deleteRegistrations,
-  findRequest,
-  insertRequest,
+  insertRequestWithAudit,
   maybeSweepOldRequests,
-  selectRegistrations,
+  selectRegistrationsAndNow,
   type NewRequest,
 } from "./store";
 
@@ -54,20 +52,28 @@ export async function createRequest(
     checkFieldsForOperation(input);
     const userId = input.userId!;
     const id = randomUUID();
-    const request = await transaction(async () => {
+    const create = async () => {
       const user = await resolveUser(tenant, input, userId);
-      const registrations = await selectRegistrations(tenant.id, user.id, input.deviceIds);
+      const { now, registrations } = await selectRegistrationsAndNow(tenant.id, user.id, input.deviceIds);
       if (input.deviceIds && registrations.length !== new Set(input.deviceIds).size) {
         throw new AppError("DEVICE_NOT_FOUND", "device not found");
       }
       if (input.operation !== "REG" && registrations.length === 0) {
         throw new AppError("NO_REGISTERED_DEVICE", "the user has no registered authenticator");
       }
-      const now = await databaseNow(tenant.id);
       const validUntil = new Date(now + tenant.requestTtlSeconds * 1000);
       const values = buildRequest(tenant, input, { id, user, registrations, validUntil });
       const createdAt = new Date(now);
-      await insertRequest({ ...values, createdAt, completedAt: values.status === "OK" ? createdAt : null });
+      const completedAt = values.status === "OK" ? createdAt : null;
+      // The request and its record in one statement.
+      await insertRequestWithAudit(
+        { ...values, createdAt, completedAt },
+        {
+          ...context,
+          type: "authenticator.request.created",
+          details: { requestId: id, operation: input.operation, userId, deviceIds: input.deviceIds ?? null },
+        },
+      );
       if (input.operation === "DEREG") {
         await deleteRegistrations(
           tenant.id,
@@ -75,14 +81,23 @@ export async function createRequest(
           registrations.map((registration) => registration.id),
         );
       }
-      return toAuthenticatorRequest(tenant, (await findRequest(tenant.id, id))!);
-    });
+      // What was just written, as a read would return it (no read back).
+      return toAuthenticatorRequest(tenant, {
+        ...NEW_REQUEST_DEFAULTS,
+        ...values,
+        id,
+        createdAt,
+        completedAt,
+        externalUserId: user.externalId ?? "",
+        deviceName: null,
+        expired: false,
+        now,
+      });
+    };
+    // AUTH reads, then writes one statement: atomic alone. REG may update the user first, DEREG removes
+    // the registrations after: each in one transaction.
+    const request = input.operation === "AUTH" ? await create() : await transaction(create);
     await maybeSweepOldRequests();
-    await recordAuditEvent(tenant.id, {
-      ...context,
-      type: "authenticator.request.created",
-      details: { requestId: id, operation: input.operation, userId, deviceIds: input.deviceIds ?? null },
-    });
     if (input.operation === "DEREG") {
       await recordAuditEvent(tenant.id, {
         ...context,
@@ -93,6 +108,24 @@ export async function createRequest(
     return request;
   });
 }
+
+/** The columns an insert leaves to their defaults (or null), as a freshly inserted request has them. */
+const NEW_REQUEST_DEFAULTS = {
+  challenge: null,
+  serverData: null,
+  policy: null,
+  transactionText: null,
+  transaction: null,
+  deviceIds: null,
+  requireFullAttestation: false,
+  isSecondFactorOnly: null,
+  clientData: null,
+  authenticatorSelection: null,
+  oobTokenHash: null,
+  deviceId: null,
+  errorCode: null,
+  errorReason: null,
+} satisfies Partial<UafRequestRow>;
 
 function checkFieldsForOperation(input: CreateRequestInput): void {
   const problems: string[] = [];
