@@ -35,6 +35,22 @@ let current: string | undefined;
 const note = (text: string) => {
   if (current) recorded.get(current)?.push(text.replace(/\s+/g, " ").trim());
 };
+/** With `--timing`: wall time from sending each statement to its answer, by step and statement. */
+const timings = new Map<string, { calls: number; ms: number }>();
+let timing = false;
+const timed = <T>(text: string, run: () => T): T => {
+  if (!timing || !measuring || !current) return run();
+  const key = `${current} | ${text.replace(/\s+/g, " ").trim().slice(0, 90)}`;
+  const t0 = performance.now();
+  const result = run();
+  void Promise.resolve(result).then(() => {
+    const entry = timings.get(key) ?? { calls: 0, ms: 0 };
+    entry.calls++;
+    entry.ms += performance.now() - t0;
+    timings.set(key, entry);
+  });
+  return result;
+};
 
 /**
  * Counts every statement drizzle sends, on either driver: each goes through a prepared query's `execute`
@@ -54,7 +70,7 @@ async function countStatements(): Promise<void> {
       const run = query[method]!;
       query[method] = function (this: { queryString: string }, ...args: unknown[]) {
         note(this.queryString);
-        return run.apply(this, args);
+        return timed(this.queryString, () => run.apply(this, args));
       };
     }
     const session = ("PgliteSession" in module ? module.PgliteSession : module.PostgresJsSession)
@@ -174,8 +190,13 @@ async function roundTrip(
 
 async function main() {
   const { values } = parseArgs({
-    options: { count: { type: "string", default: "200" }, print: { type: "boolean", default: false } },
+    options: {
+      count: { type: "string", default: "200" },
+      print: { type: "boolean", default: false },
+      timing: { type: "boolean", default: false },
+    },
   });
+  timing = values.timing;
   process.env.SESAME_MASTER_SECRET ??= "bench-master-secret-0123456789abcdefghijklmnop";
   process.env.SESAME_BASE_URL ??= ORIGIN;
   const url = process.env.DATABASE_URL;
@@ -244,6 +265,12 @@ async function main() {
     out(
       `| **${group} round trip** | **${round2(total.statements)}** | ${round2(total.transactions)} | **${(total.cpuUs / 1000).toFixed(2)}** |`,
     );
+  }
+  if (timing) {
+    out("\n| request, statement | ms from sending to the answer (mean) |\n| --- | --- |");
+    for (const [key, entry] of [...timings].sort(([a], [b]) => a.localeCompare(b))) {
+      out(`| ${key} | ${(entry.ms / entry.calls).toFixed(2)} |`);
+    }
   }
 }
 
