@@ -22,7 +22,9 @@ import {
   insertRequestWithAudit,
   maybeSweepOldRequests,
   selectRegistrationsAndNow,
+  selectUserRegistrationsAndNow,
   type NewRequest,
+  type RequestUser,
 } from "./store";
 
 export interface CreateRequestInput {
@@ -53,8 +55,7 @@ export async function createRequest(
     const userId = input.userId!;
     const id = randomUUID();
     const create = async () => {
-      const user = await resolveUser(tenant, input, userId);
-      const { now, registrations } = await selectRegistrationsAndNow(tenant.id, user.id, input.deviceIds);
+      const { user, now, registrations } = await userWithRegistrations(tenant, input, userId);
       if (input.deviceIds && registrations.length !== new Set(input.deviceIds).size) {
         throw new AppError("DEVICE_NOT_FOUND", "device not found");
       }
@@ -88,7 +89,7 @@ export async function createRequest(
         id,
         createdAt,
         completedAt,
-        externalUserId: user.externalId ?? "",
+        externalUserId: user.externalId,
         deviceName: null,
         expired: false,
         now,
@@ -139,14 +140,34 @@ function checkFieldsForOperation(input: CreateRequestInput): void {
   if (problems.length > 0) throw new ValidationFailed(problems);
 }
 
-/** REG creates the user (or updates the given profile fields); AUTH and DEREG need an existing one. */
-async function resolveUser(tenant: Tenant, input: CreateRequestInput, userId: string): Promise<User> {
-  const existing = await findUserByExternalId(tenant.id, userId);
+/**
+ * The user, their registrations and the database clock. AUTH and DEREG need an existing user (AUTH one
+ * that is not locked), read with the registrations in one statement; REG creates the user (or updates
+ * the given profile fields) first.
+ */
+async function userWithRegistrations(
+  tenant: Tenant,
+  input: CreateRequestInput,
+  userId: string,
+): Promise<{ user: RequestUser; now: number; registrations: UafRegistrationRow[] }> {
   if (input.operation !== "REG") {
-    if (!existing) throw new AppError("USER_NOT_FOUND", "user not found");
-    if (input.operation === "AUTH" && existing.lockedAt) throw new UserLocked();
-    return existing;
+    const found = await selectUserRegistrationsAndNow(tenant.id, userId, input.deviceIds);
+    if (!found.user) throw new AppError("USER_NOT_FOUND", "user not found");
+    if (input.operation === "AUTH" && found.user.locked) throw new UserLocked();
+    return { ...found, user: found.user };
   }
+  const user = await resolveRegUser(tenant, input, userId);
+  const { now, registrations } = await selectRegistrationsAndNow(tenant.id, user.id, input.deviceIds);
+  return {
+    user: { id: user.id, username: user.username, externalId: userId, locked: user.lockedAt !== null },
+    now,
+    registrations,
+  };
+}
+
+/** REG creates the user (or updates the given profile fields). */
+async function resolveRegUser(tenant: Tenant, input: CreateRequestInput, userId: string): Promise<User> {
+  const existing = await findUserByExternalId(tenant.id, userId);
   if (existing && input.username === undefined && input.displayName === undefined) return existing;
   const username = input.username ?? existing?.username ?? userId;
   return upsertExternalUser(tenant.id, {
@@ -160,7 +181,7 @@ async function resolveUser(tenant: Tenant, input: CreateRequestInput, userId: st
 function buildRequest(
   tenant: Tenant,
   input: CreateRequestInput,
-  issued: { id: string; user: User; registrations: UafRegistrationRow[]; validUntil: Date },
+  issued: { id: string; user: RequestUser; registrations: UafRegistrationRow[]; validUntil: Date },
 ): NewRequest {
   const { id, user, registrations, validUntil } = issued;
   const appID = tenant.uaf.appId;

@@ -2,6 +2,7 @@ import { and, asc, eq, getTableColumns, inArray, lt, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { writeWithAuditEvent, type AuditEvent } from "@/lib/audit";
 import { executor } from "@/lib/db";
+import { userByExternalId } from "@/lib/users/fragments";
 import {
   tenants,
   uafRegistrations,
@@ -68,6 +69,55 @@ export type NewRequest = typeof uafRequests.$inferInsert;
 /** Requests are kept this long after `validUntil` (the status stays readable), then swept. */
 export const REQUEST_RETENTION_DAYS = 30;
 const SWEEP_EVERY = 64;
+
+/** The user with this external id as the requests need them: id, username, and whether locked. */
+export interface RequestUser {
+  id: string;
+  username: string | null;
+  externalId: string;
+  locked: boolean;
+}
+
+/**
+ * The user with this external id (undefined when there is none), their registrations (all, or those of
+ * `deviceIds`, oldest first) and the database clock, in one statement.
+ */
+export async function selectUserRegistrationsAndNow(
+  tenantId: string,
+  externalId: string,
+  deviceIds?: readonly string[],
+): Promise<{ now: number; user: RequestUser | undefined; registrations: UafRegistrationRow[] }> {
+  const db = await executor();
+  const user = userByExternalId(tenantId, externalId);
+  const rows = await db
+    .select({
+      now: databaseClock,
+      userId: user.id,
+      username: user.username,
+      locked: user.locked,
+      registration: uafRegistrations,
+    })
+    .from(tenants)
+    .leftJoin(
+      uafRegistrations,
+      and(
+        eq(uafRegistrations.tenantId, tenants.id),
+        sql`${uafRegistrations.userId} = ${user.id}`,
+        deviceIds ? inArray(uafRegistrations.id, [...deviceIds]) : undefined,
+      ),
+    )
+    .where(eq(tenants.id, tenantId))
+    .orderBy(asc(uafRegistrations.createdAt), asc(uafRegistrations.id));
+  const first = rows[0];
+  if (!first) throw new Error(`Tenant ${tenantId} vanished`);
+  return {
+    now: first.now,
+    user: first.userId
+      ? { id: first.userId, username: first.username, externalId, locked: first.locked === true }
+      : undefined,
+    registrations: rows.flatMap((row) => (row.registration ? [row.registration] : [])),
+  };
+}
 
 /** Inserts the request and records `audit` with it, in one statement. */
 export async function insertRequestWithAudit(values: NewRequest, audit: AuditEvent): Promise<void> {
