@@ -13,7 +13,7 @@
  *   npm run bench -- --quick                        short rounds (≈ 5 minutes)
  *   npm run bench -- --only pglite                  one database (pglite | postgres)
  *   npm run bench -- --server sesame,floor          some servers (sesame | domain | floor; repeatable)
- *   npm run bench -- --scenario login               some scenarios (login | login-user-id | registration | flow-login | oidc-login)
+ *   npm run bench -- --scenario login               some scenarios (login | login-user-id | registration | flow-login | oidc-login | uaf-login)
  *   npm run bench -- --rounds 5                     rounds per scenario and concurrency
  *   npm run bench -- --cpu-prof                     V8 CPU profiles of the servers (kept in a temp folder)
  */
@@ -48,13 +48,14 @@ import {
   type RunningServer,
 } from "./lib/servers";
 import { formatTable, median, round } from "./lib/stats";
-import { BenchHttp } from "./lib/ceremony-bench";
+import { BenchHttp, type VirtualClient } from "./lib/ceremony-bench";
 import { flowButtonLogin } from "./lib/flow-client";
 import { oidcLogin, prepareOidcLogins, type OidcBench } from "./lib/oidc-client";
+import { prepareUafDevices } from "./lib/uaf-client";
 
 type DatabaseKind = "pglite" | "postgres";
 type BenchServer = "sesame" | "domain" | "floor";
-type Scenario = "login" | "login-user-id" | "registration" | "flow-login" | "oidc-login";
+type Scenario = "login" | "login-user-id" | "registration" | "flow-login" | "oidc-login" | "uaf-login";
 
 const DATABASES: DatabaseKind[] = ["pglite", "postgres"];
 const SERVERS: BenchServer[] = ["sesame", "domain", "floor"];
@@ -65,10 +66,20 @@ const SERVERS: BenchServer[] = ["sesame", "domain", "floor"];
  * `oidc-login`: a relying party's authorization-code login with PKCE for a signed-in user (issue 30:
  * authorize → code → token → UserInfo, bench/lib/oidc-client.ts) against the same floor login; the domain
  * server sits it out too.
+ * `uaf-login`: the UAF Authenticator API's AUTH round trip (issue 27: the relying party creates the
+ * request and its app link, the phone app fetches and answers it, the relying party reads it OK;
+ * bench/lib/uaf-client.ts, five requests) against the same floor login; the domain server sits it out.
  */
-const SCENARIOS: Scenario[] = ["login", "login-user-id", "registration", "flow-login", "oidc-login"];
-/** Scenarios only Sesame's whole server runs (the domain server has neither the flow API nor OIDC). */
-const SESAME_ONLY: Scenario[] = ["flow-login", "oidc-login"];
+const SCENARIOS: Scenario[] = [
+  "login",
+  "login-user-id",
+  "registration",
+  "flow-login",
+  "oidc-login",
+  "uaf-login",
+];
+/** Scenarios only Sesame's whole server runs (the domain server has neither the flow API, OIDC nor UAF). */
+const SESAME_ONLY: Scenario[] = ["flow-login", "oidc-login", "uaf-login"];
 const CONCURRENCIES = [1, 16];
 const HIGH = Math.max(...CONCURRENCIES);
 const LOW = Math.min(...CONCURRENCIES);
@@ -85,12 +96,16 @@ const GOALS = {
 const FLOW_GOALS = { throughputRatioAtLeast: 0.33, cpuRatioAtMost: 3, p99RatioAtMost: 3 };
 /** Issue 30's goal for the authorization-code login: at most twice the floor's CPU per login. */
 const OIDC_GOALS = { throughputRatioAtLeast: 0, cpuRatioAtMost: 2, p99RatioAtMost: Infinity };
+/** Issue 27's goal for the UAF AUTH round trip: at most 3× the floor's CPU per passkey login. */
+const UAF_GOALS = { throughputRatioAtLeast: 0, cpuRatioAtMost: 3, p99RatioAtMost: Infinity };
 const goalsOf = (scenario: Scenario) =>
   scenario === "flow-login"
     ? { ...GOALS, ...FLOW_GOALS }
-    : scenario === "oidc-login"
-      ? { ...GOALS, ...OIDC_GOALS }
-      : GOALS;
+    : scenario === "uaf-login"
+      ? { ...GOALS, ...UAF_GOALS }
+      : scenario === "oidc-login"
+        ? { ...GOALS, ...OIDC_GOALS }
+        : GOALS;
 
 /** Rounds whose "other load" (CPU of everything not measured) is above this many cores are flagged. */
 const NOISY_CORES = 0.25;
@@ -168,6 +183,8 @@ interface Contender {
   registrations: number;
   /** Sesame's OAuth client and signed-in users, when `oidc-login` runs. */
   oidc?: OidcBench;
+  /** One UAF AUTH round trip per user (each a registered phone), when `uaf-login` runs. */
+  uaf?: VirtualClient[];
 }
 
 /** One measured window of one server in one round. */
@@ -273,11 +290,17 @@ async function startContender(
   }
   const base = sesameEnv(port, { dataDir: path.join(dir, "data"), databaseUrl });
   log(`${label}: starting on port ${port} …`);
-  // One client on loopback plays every user: the per-IP limit of flow requests is lifted too.
+  // One client on loopback plays every user: the per-IP limit of flow requests is lifted too. The UAF
+  // scenario's software authenticator (surrogate attestation) is accepted only with test authenticators on.
+  const uaf = server === "sesame" && options.scenarios.includes("uaf-login");
+  const tenantArgs = [
+    ...["--rate-limit", "flow=100000/1"],
+    ...(uaf ? ["--uaf-test-authenticators", "true"] : []),
+  ];
   const { env, tenant } =
     server === "floor"
       ? floorEnv(base, origin)
-      : { env: base, tenant: createTenant(base, origin, "bench", ["--rate-limit", "flow=100000/1"]) };
+      : { env: base, tenant: createTenant(base, origin, "bench", tenantArgs) };
   const nodeArgs = profileDir
     ? ["--cpu-prof", `--cpu-prof-dir=${path.join(profileDir, label.replace(/\W+/g, "-"))}`]
     : [];
@@ -292,8 +315,19 @@ async function startContender(
     server === "sesame" && options.scenarios.includes("oidc-login")
       ? await prepareOidcLogins(http, tenant.tenantId, tenant.adminApiKey, options.users)
       : undefined;
+  const uafClients = uaf
+    ? (
+        await prepareUafDevices({
+          http,
+          tenant: { ...tenant, authenticatorApiKey: tenant.authenticatorApiKey ?? "" },
+          origin,
+          users: options.users,
+        })
+      ).clients
+    : undefined;
   return {
     oidc,
+    uaf: uafClients,
     server,
     label,
     running,
@@ -309,6 +343,17 @@ async function startContender(
 }
 
 function ceremonyOf(contender: Contender, scenario: Scenario): Ceremony {
+  if (scenario === "uaf-login") {
+    const uaf = contender.uaf;
+    if (contender.server !== "sesame" || !uaf) return loginCeremony;
+    const index = new Map(contender.authenticators.map((a, i) => [a, i]));
+    return async (_target, authenticator) => {
+      const { total, steps } = await uaf[index.get(authenticator)!]!();
+      // The relying party's requests count as initialize, the phone's and the status read as finalize.
+      const initialize = (steps.create ?? 0) + (steps.link ?? 0);
+      return { initialize, sign: 0, finalize: total - initialize, total };
+    };
+  }
   if (scenario === "oidc-login") {
     const oidc = contender.oidc;
     if (contender.server !== "sesame" || !oidc) return loginCeremony;

@@ -42,6 +42,8 @@ export interface BenchTenant {
   tenantId: string;
   passkeyApiKey: string;
   adminApiKey: string;
+  /** The Authenticator API key (UAF), when the tenant was made by Sesame's CLI. */
+  authenticatorApiKey?: string;
 }
 
 /** `npm run sesame -- tenant create …` against the store, before any server opens it. */
@@ -65,9 +67,14 @@ export function createTenant(
   if (result.status !== 0) throw new Error(`tenant create failed:\n${result.stdout}\n${result.stderr}`);
   const output = JSON.parse(result.stdout) as {
     tenant: { id: string };
-    keys: { passkey: string; admin: string };
+    keys: { passkey: string; admin: string; authenticator: string };
   };
-  return { tenantId: output.tenant.id, passkeyApiKey: output.keys.passkey, adminApiKey: output.keys.admin };
+  return {
+    tenantId: output.tenant.id,
+    passkeyApiKey: output.keys.passkey,
+    adminApiKey: output.keys.admin,
+    authenticatorApiKey: output.keys.authenticator,
+  };
 }
 
 export interface RunningServer {

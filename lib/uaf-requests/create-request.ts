@@ -10,7 +10,7 @@ import {
   textTransaction,
 } from "@/lib/ceremonies/uaf";
 import { transaction } from "@/lib/db";
-import type { UafRegistrationRow, UafRequestOperation } from "@/lib/db/schema";
+import type { UafRegistrationRow, UafRequestOperation, UafRequestRow } from "@/lib/db/schema";
 import { AppError, ValidationFailed } from "@/lib/errors";
 import type { Tenant } from "@/lib/tenants";
 import { findUserByExternalId, upsertExternalUser, UserLocked, type User } from "@/lib/users";
@@ -18,13 +18,13 @@ import { authenticationPolicy, registrationPolicy } from "./policy";
 import { toAuthenticatorRequest, type AuthenticatorRequest } from "./request";
 import { serverDataKey } from "./server-data";
 import {
-  databaseNow,
   deleteRegistrations,
-  findRequest,
-  insertRequest,
+  insertRequestWithAudit,
   maybeSweepOldRequests,
-  selectRegistrations,
+  selectRegistrationsAndNow,
+  selectUserRegistrationsAndNow,
   type NewRequest,
+  type RequestUser,
 } from "./store";
 
 export interface CreateRequestInput {
@@ -54,20 +54,27 @@ export async function createRequest(
     checkFieldsForOperation(input);
     const userId = input.userId!;
     const id = randomUUID();
-    const request = await transaction(async () => {
-      const user = await resolveUser(tenant, input, userId);
-      const registrations = await selectRegistrations(tenant.id, user.id, input.deviceIds);
+    const create = async () => {
+      const { user, now, registrations } = await userWithRegistrations(tenant, input, userId);
       if (input.deviceIds && registrations.length !== new Set(input.deviceIds).size) {
         throw new AppError("DEVICE_NOT_FOUND", "device not found");
       }
       if (input.operation !== "REG" && registrations.length === 0) {
         throw new AppError("NO_REGISTERED_DEVICE", "the user has no registered authenticator");
       }
-      const now = await databaseNow(tenant.id);
       const validUntil = new Date(now + tenant.requestTtlSeconds * 1000);
       const values = buildRequest(tenant, input, { id, user, registrations, validUntil });
       const createdAt = new Date(now);
-      await insertRequest({ ...values, createdAt, completedAt: values.status === "OK" ? createdAt : null });
+      const completedAt = values.status === "OK" ? createdAt : null;
+      // The request and its record in one statement.
+      await insertRequestWithAudit(
+        { ...values, createdAt, completedAt },
+        {
+          ...context,
+          type: "authenticator.request.created",
+          details: { requestId: id, operation: input.operation, userId, deviceIds: input.deviceIds ?? null },
+        },
+      );
       if (input.operation === "DEREG") {
         await deleteRegistrations(
           tenant.id,
@@ -75,14 +82,23 @@ export async function createRequest(
           registrations.map((registration) => registration.id),
         );
       }
-      return toAuthenticatorRequest(tenant, (await findRequest(tenant.id, id))!);
-    });
+      // What was just written, as a read would return it (no read back).
+      return toAuthenticatorRequest(tenant, {
+        ...NEW_REQUEST_DEFAULTS,
+        ...values,
+        id,
+        createdAt,
+        completedAt,
+        externalUserId: user.externalId,
+        deviceName: null,
+        expired: false,
+        now,
+      });
+    };
+    // AUTH reads, then writes one statement: atomic alone. REG may update the user first, DEREG removes
+    // the registrations after: each in one transaction.
+    const request = input.operation === "AUTH" ? await create() : await transaction(create);
     await maybeSweepOldRequests();
-    await recordAuditEvent(tenant.id, {
-      ...context,
-      type: "authenticator.request.created",
-      details: { requestId: id, operation: input.operation, userId, deviceIds: input.deviceIds ?? null },
-    });
     if (input.operation === "DEREG") {
       await recordAuditEvent(tenant.id, {
         ...context,
@@ -93,6 +109,24 @@ export async function createRequest(
     return request;
   });
 }
+
+/** The columns an insert leaves to their defaults (or null), as a freshly inserted request has them. */
+const NEW_REQUEST_DEFAULTS = {
+  challenge: null,
+  serverData: null,
+  policy: null,
+  transactionText: null,
+  transaction: null,
+  deviceIds: null,
+  requireFullAttestation: false,
+  isSecondFactorOnly: null,
+  clientData: null,
+  authenticatorSelection: null,
+  oobTokenHash: null,
+  deviceId: null,
+  errorCode: null,
+  errorReason: null,
+} satisfies Partial<UafRequestRow>;
 
 function checkFieldsForOperation(input: CreateRequestInput): void {
   const problems: string[] = [];
@@ -106,14 +140,34 @@ function checkFieldsForOperation(input: CreateRequestInput): void {
   if (problems.length > 0) throw new ValidationFailed(problems);
 }
 
-/** REG creates the user (or updates the given profile fields); AUTH and DEREG need an existing one. */
-async function resolveUser(tenant: Tenant, input: CreateRequestInput, userId: string): Promise<User> {
-  const existing = await findUserByExternalId(tenant.id, userId);
+/**
+ * The user, their registrations and the database clock. AUTH and DEREG need an existing user (AUTH one
+ * that is not locked), read with the registrations in one statement; REG creates the user (or updates
+ * the given profile fields) first.
+ */
+async function userWithRegistrations(
+  tenant: Tenant,
+  input: CreateRequestInput,
+  userId: string,
+): Promise<{ user: RequestUser; now: number; registrations: UafRegistrationRow[] }> {
   if (input.operation !== "REG") {
-    if (!existing) throw new AppError("USER_NOT_FOUND", "user not found");
-    if (input.operation === "AUTH" && existing.lockedAt) throw new UserLocked();
-    return existing;
+    const found = await selectUserRegistrationsAndNow(tenant.id, userId, input.deviceIds);
+    if (!found.user) throw new AppError("USER_NOT_FOUND", "user not found");
+    if (input.operation === "AUTH" && found.user.locked) throw new UserLocked();
+    return { ...found, user: found.user };
   }
+  const user = await resolveRegUser(tenant, input, userId);
+  const { now, registrations } = await selectRegistrationsAndNow(tenant.id, user.id, input.deviceIds);
+  return {
+    user: { id: user.id, username: user.username, externalId: userId, locked: user.lockedAt !== null },
+    now,
+    registrations,
+  };
+}
+
+/** REG creates the user (or updates the given profile fields). */
+async function resolveRegUser(tenant: Tenant, input: CreateRequestInput, userId: string): Promise<User> {
+  const existing = await findUserByExternalId(tenant.id, userId);
   if (existing && input.username === undefined && input.displayName === undefined) return existing;
   const username = input.username ?? existing?.username ?? userId;
   return upsertExternalUser(tenant.id, {
@@ -127,7 +181,7 @@ async function resolveUser(tenant: Tenant, input: CreateRequestInput, userId: st
 function buildRequest(
   tenant: Tenant,
   input: CreateRequestInput,
-  issued: { id: string; user: User; registrations: UafRegistrationRow[]; validUntil: Date },
+  issued: { id: string; user: RequestUser; registrations: UafRegistrationRow[]; validUntil: Date },
 ): NewRequest {
   const { id, user, registrations, validUntil } = issued;
   const appID = tenant.uaf.appId;

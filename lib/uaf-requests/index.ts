@@ -1,5 +1,11 @@
 export { createRequest, type CreateRequestInput } from "./create-request";
-export { validateRequest, type Answerer, type DeviceKeyInfo, type ValidateInput } from "./validate-request";
+export {
+  validateAppAnswer,
+  validateRequest,
+  type Answerer,
+  type DeviceKeyInfo,
+  type ValidateInput,
+} from "./validate-request";
 export {
   cancelRequest,
   createAppLink,
@@ -8,7 +14,6 @@ export {
   getRequest,
   oobUrl,
   sweepOldRequests,
-  tenantOfRequest,
   toAppView,
   QR_DEFAULT_SIZE,
   type AppRequestView,

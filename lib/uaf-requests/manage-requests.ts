@@ -4,9 +4,16 @@ import { getConfig } from "@/lib/config";
 import { transaction } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { getTenant, type Tenant } from "@/lib/tenants";
-import { checkOobToken, newOobToken, tokenUsable } from "./oob-token";
+import { checkOobToken, newOobToken } from "./oob-token";
 import { toAuthenticatorRequest, type AuthenticatorRequest } from "./request";
-import { completeRequest, deleteOldRequests, findRequest, findRequestTenant, setOobTokenHash } from "./store";
+import {
+  completeRequest,
+  deleteOldRequests,
+  findRequest,
+  findRequestOfAnyTenant,
+  replaceUsableOobTokenHash,
+  type RequestRecord,
+} from "./store";
 
 /** The request as it reads now (status check); polling is not audited (docs/authenticator-api.md). */
 export async function getRequest(tenant: Tenant, requestId: string): Promise<AuthenticatorRequest> {
@@ -65,21 +72,20 @@ export async function createAppLink(
   context: AuditContext,
 ): Promise<{ href: string; validUntil: Date }> {
   return auditFailures(tenant.id, "authenticator.link.create", context, async () => {
-    const link = await transaction(async () => {
-      const record = await findRequest(tenant.id, requestId, { lock: true });
-      if (!record) throw new AppError("UAF_REQUEST_NOT_FOUND", "request not found");
-      if (!tokenUsable(record))
-        throw new AppError("UAF_REQUEST_NOT_PENDING", "the request is no longer pending");
-      const { token, hash } = newOobToken();
-      await setOobTokenHash(tenant.id, requestId, hash);
-      return { href: oobUrl(requestId, token), validUntil: record.validUntil };
-    });
-    await recordAuditEvent(tenant.id, {
+    const { token, hash } = newOobToken();
+    // The new hash replaces the previous one while the token may still be used, with the record, in one
+    // statement; only when nothing changed is the request read, to say why.
+    const validUntil = await replaceUsableOobTokenHash(tenant.id, requestId, hash, {
       ...context,
       type: "authenticator.link.created",
       details: { requestId },
     });
-    return link;
+    if (!validUntil) {
+      if (!(await findRequest(tenant.id, requestId)))
+        throw new AppError("UAF_REQUEST_NOT_FOUND", "request not found");
+      throw new AppError("UAF_REQUEST_NOT_PENDING", "the request is no longer pending");
+    }
+    return { href: oobUrl(requestId, token), validUntil };
   });
 }
 
@@ -135,11 +141,14 @@ export function toAppView(request: AuthenticatorRequest): AppRequestView {
   };
 }
 
-/** The tenant a request belongs to, for the app-facing routes (which carry no API key). */
-export async function tenantOfRequest(requestId: string): Promise<Tenant> {
-  const tenantId = await findRequestTenant(requestId);
-  if (!tenantId) throw new AppError("UAF_REQUEST_NOT_FOUND", "request not found");
-  return getTenant(tenantId);
+/**
+ * Any tenant's request and its tenant, for the app-facing routes (which carry no API key and then check
+ * the request's out-of-band token).
+ */
+async function requestOfAnyTenant(requestId: string): Promise<{ tenant: Tenant; record: RequestRecord }> {
+  const record = await findRequestOfAnyTenant(requestId);
+  if (!record) throw new AppError("UAF_REQUEST_NOT_FOUND", "request not found");
+  return { tenant: await getTenant(record.tenantId), record };
 }
 
 /** The app fetches the request it scanned, with the out-of-band token. */
@@ -148,10 +157,8 @@ export async function fetchRequestForApp(
   token: string,
   context: AuditContext,
 ): Promise<{ tenant: Tenant; request: AppRequestView }> {
-  const tenant = await tenantOfRequest(requestId);
+  const { tenant, record } = await requestOfAnyTenant(requestId);
   return auditFailures(tenant.id, "authenticator.request.fetch", context, async () => {
-    const record = await findRequest(tenant.id, requestId);
-    if (!record) throw new AppError("UAF_REQUEST_NOT_FOUND", "request not found");
     checkOobToken(record, token);
     await recordAuditEvent(tenant.id, {
       ...context,

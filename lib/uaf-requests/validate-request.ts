@@ -10,17 +10,22 @@ import {
   type Transaction,
 } from "@/lib/ceremonies/uaf";
 import { sha256Hex } from "@/lib/crypto";
+import type { UafRegistrationRow } from "@/lib/db/schema";
 import { transaction } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import type { Tenant } from "@/lib/tenants";
+import { getTenant, type Tenant } from "@/lib/tenants";
 import { checkOobToken } from "./oob-token";
 import { trustedFacetIds } from "./policy";
 import { EXPIRED_ERROR, toAuthenticatorRequest, type AuthenticatorRequest } from "./request";
 import { serverDataKey } from "./server-data";
 import {
   advanceSignCounter,
+  advanceSignCounterWithAudit,
+  claimRequest,
+  replaceClaimedOutcome,
   completeRequest,
   findRequest,
+  findRequestWithCandidates,
   insertRegistration,
   selectRegistrations,
   setOobTokenHash,
@@ -48,14 +53,17 @@ export type Answerer = { kind: "api-key" } | { kind: "oob-token"; token: string 
 
 /**
  * Checks the authenticator's UAF response to a PENDING request and stores the outcome: OK (REG stores
- * the registration, AUTH advances the sign counter) or FAILED with a UAF status code. The request row
- * is locked while the outcome is stored, so of concurrent or replayed answers exactly one counts; a
- * request that is no longer PENDING comes back unchanged.
+ * the registration, AUTH advances the sign counter) or FAILED with a UAF status code. Of concurrent or
+ * replayed answers exactly one counts; a request that is no longer PENDING comes back unchanged.
  *
- * An AUTH answer's signature is checked before the lock is taken (from an unlocked read of the request
- * and its registrations, which do not change while it is pending), so no answer waits on another's
- * signature check; under the lock the request must still be pending and unexpired, and the sign counter
- * advances only from the value the check saw (compare-and-set), as before.
+ * The answer is checked (parsing, signature, attestation) from an unlocked read of the request and the
+ * registrations it may come from, which do not change while it is pending, so no answer waits on
+ * another's check. Then the request is claimed: one `UPDATE` that moves it to its outcome only if it is
+ * still PENDING, unexpired and (answered with an out-of-band token) still holds the token that was
+ * checked. An AUTH answer's sign counter advances, in the claim's transaction, only from the value the
+ * check saw (compare-and-set); a REG answer's registration is stored in it. Anything else (no longer
+ * pending, expired, a DEREG acknowledgement, a claim that lost) goes the locked way: the request row is
+ * locked and read again, and decides.
  */
 export async function validateRequest(
   tenant: Tenant,
@@ -65,72 +73,218 @@ export async function validateRequest(
   context: AuditContext,
 ): Promise<AuthenticatorRequest> {
   return auditFailures(tenant.id, "authenticator.request.validate", context, async () => {
-    const checked = await checkAuthenticationBeforeLock(tenant, requestId, input, answerer);
-    const { record, outcome } = await transaction(async () => {
-      const record = await findRequest(tenant.id, requestId, { lock: true });
-      if (!record) throw new AppError("UAF_REQUEST_NOT_FOUND", "request not found");
-      if (answerer.kind === "oob-token") checkOobToken(record, answerer.token);
-      if (record.status !== "PENDING") {
-        // The app acknowledged a DEREG (already OK): its token has done its job.
-        if (answerer.kind === "oob-token") await setOobTokenHash(tenant.id, requestId, null);
-        return { record, outcome: undefined };
-      }
-      const outcome = record.expired
-        ? ({ status: "FAILED", errorCode: EXPIRED_ERROR.code, errorReason: EXPIRED_ERROR.reason } as const)
-        : checked && record.operation === "AUTH"
-          ? await applyAuthentication(tenant, checked)
-          : await verify(tenant, record, input);
-      await completeRequest(tenant.id, requestId, outcome);
-      return { record: (await findRequest(tenant.id, requestId))!, outcome };
-    });
-    if (outcome) await auditOutcome(tenant, record, outcome, context);
-    return toAuthenticatorRequest(tenant, record);
+    const found = await findRequestWithCandidates(tenant.id, requestId);
+    if (!found) throw new AppError("UAF_REQUEST_NOT_FOUND", "request not found");
+    return answer(tenant, found, input, answerer, context);
   });
 }
 
-/** The REG check (and an AUTH check the pre-check did not make), under the request's lock. */
-async function verify(tenant: Tenant, record: RequestRecord, input: ValidateInput): Promise<RequestOutcome> {
+/**
+ * The authenticator app's answer (`PUT /v1/uaf/app/requests/{id}?token=…`): validateRequest for the
+ * request's tenant, found with the request in one read.
+ */
+export async function validateAppAnswer(
+  requestId: string,
+  token: string,
+  input: ValidateInput,
+  context: AuditContext,
+): Promise<AuthenticatorRequest> {
+  const found = await findRequestWithCandidates(undefined, requestId);
+  if (!found) throw new AppError("UAF_REQUEST_NOT_FOUND", "request not found");
+  const tenant = await getTenant(found.record.tenantId);
+  const audit = { ...context, actor: "oob_token" };
+  return auditFailures(tenant.id, "authenticator.request.validate", audit, () =>
+    answer(tenant, found, input, { kind: "oob-token", token }, audit),
+  );
+}
+
+type Found = { record: RequestRecord; candidates: UafRegistrationRow[] };
+
+async function answer(
+  tenant: Tenant,
+  { record, candidates }: Found,
+  input: ValidateInput,
+  answerer: Answerer,
+  context: AuditContext,
+): Promise<AuthenticatorRequest> {
+  // A wrong token is refused before any signature work (and again on the locked way).
+  if (answerer.kind === "oob-token") checkOobToken(record, answerer.token);
+  if (record.status === "PENDING" && !record.expired && record.operation !== "DEREG") {
+    const checked = await check(tenant, record, candidates, input);
+    // Under the claim only the token that was checked may still answer.
+    const oobTokenHash = answerer.kind === "oob-token" ? record.oobTokenHash : undefined;
+    const stored = await store(tenant, record, checked, oobTokenHash, context);
+    if (stored) return toAuthenticatorRequest(tenant, stored);
+  }
+  return validateLocked(tenant, record.id, input, answerer, context);
+}
+
+/** What an answer's check found, before anything is written. */
+type Checked =
+  | {
+      kind: "AUTH";
+      registration: { id: string; signCounter: number; name: string };
+      signCounter: number;
+    }
+  | { kind: "REG"; registration: NewRegistration }
+  | { kind: "FAILED"; outcome: Extract<RequestOutcome, { status: "FAILED" }> };
+
+type NewRegistration = Parameters<typeof insertRegistration>[0];
+
+/** Parses and checks the answer against the unlocked read (reads nothing more, writes nothing). */
+async function check(
+  tenant: Tenant,
+  record: RequestRecord,
+  candidates: UafRegistrationRow[],
+  input: ValidateInput,
+): Promise<Checked> {
   try {
     if (record.operation === "REG") {
-      return await register(
-        tenant,
-        record,
-        parseUafResponse(input.uafResponse),
-        expectedOf(tenant, record),
-        input,
-      );
+      return { kind: "REG", registration: checkRegistration(tenant, record, input) };
     }
-    const verified = await checkAssertion(tenant, record, input);
+    const verified = await checkAssertion(tenant, record, candidates, input);
     const row = verified.registration.row;
-    return await applyAuthentication(tenant, {
-      ok: true,
-      registration: { id: row.id, signCounter: row.signCounter },
+    return {
+      kind: "AUTH",
+      registration: { id: row.id, signCounter: row.signCounter, name: row.name },
       signCounter: verified.signCounter,
-    });
+    };
   } catch (error) {
     if (error instanceof UafError) {
-      return { status: "FAILED", errorCode: error.code, errorReason: error.reason };
+      return { kind: "FAILED", outcome: failed(error) };
     }
     throw error;
   }
 }
 
-async function register(
+const failed = (error: UafError) =>
+  ({ status: "FAILED", errorCode: error.code, errorReason: error.reason }) as const;
+
+/** Thrown inside the claim's transaction to undo it when the request was no longer claimable. */
+class ClaimLost extends Error {}
+
+/**
+ * Claims the request with the checked answer's outcome and stores what goes with it, with the outcome's
+ * audit record; the request as it now reads, or undefined when the claim lost (nothing written).
+ */
+async function store(
   tenant: Tenant,
   record: RequestRecord,
-  parsed: ReturnType<typeof parseUafResponse>,
-  expected: ExpectedRequest,
+  checked: Checked,
+  oobTokenHash: string | null | undefined,
+  context: AuditContext,
+): Promise<RequestRecord | undefined> {
+  const completed = (outcome: RequestOutcome, deviceName: string | null = null): RequestRecord => ({
+    ...record,
+    status: outcome.status,
+    deviceId: outcome.status === "OK" ? outcome.deviceId : null,
+    deviceName: outcome.status === "OK" ? deviceName : null,
+    errorCode: outcome.status === "FAILED" ? outcome.errorCode : null,
+    errorReason: outcome.status === "FAILED" ? outcome.errorReason : null,
+    oobTokenHash: null,
+    completedAt: new Date(record.now),
+  });
+  const claim = (outcome: RequestOutcome) =>
+    claimRequest(tenant.id, record.id, outcome, oobTokenHash, outcomeEvent(record, outcome, context));
+
+  if (checked.kind === "FAILED") {
+    return (await claim(checked.outcome)) ? completed(checked.outcome) : undefined;
+  }
+  try {
+    return await transaction(async () => {
+      if (checked.kind === "REG") {
+        const stored = await insertRegistration(checked.registration);
+        const outcome: RequestOutcome = stored
+          ? { status: "OK", deviceId: stored.id }
+          : failed(alreadyRegistered());
+        if (!(await claim(outcome))) throw new ClaimLost();
+        return completed(outcome, stored?.name ?? null);
+      }
+      // AUTH: the claim first (it takes the request's row lock), then the counter's compare-and-set,
+      // which carries the success record; a counter that moved meanwhile fails the request instead.
+      const { registration } = checked;
+      const ok: RequestOutcome = { status: "OK", deviceId: registration.id };
+      if (!(await claimRequest(tenant.id, record.id, ok, oobTokenHash, undefined))) throw new ClaimLost();
+      const advanced = await advanceSignCounterWithAudit(
+        tenant.id,
+        registration.id,
+        registration.signCounter,
+        checked.signCounter,
+        outcomeEvent(record, ok, context),
+      );
+      if (advanced) return completed(ok, registration.name);
+      // Claimed (OK) in this transaction: it now moves to FAILED instead, with that record.
+      const outcome = failed(counterChanged());
+      await replaceClaimedOutcome(tenant.id, record.id, outcome, outcomeEvent(record, outcome, context));
+      return completed(outcome);
+    });
+  } catch (error) {
+    if (error instanceof ClaimLost) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * The locked way (the request row locked, read again, decided under the lock): for requests no longer
+ * pending or past `validUntil`, DEREG acknowledgements and answers whose claim lost.
+ */
+async function validateLocked(
+  tenant: Tenant,
+  requestId: string,
   input: ValidateInput,
-): Promise<RequestOutcome> {
-  const verified = verifyRegistrationResponse(parsed, {
-    ...expected,
+  answerer: Answerer,
+  context: AuditContext,
+): Promise<AuthenticatorRequest> {
+  const { record, outcome } = await transaction(async () => {
+    const record = await findRequest(tenant.id, requestId, { lock: true });
+    if (!record) throw new AppError("UAF_REQUEST_NOT_FOUND", "request not found");
+    if (answerer.kind === "oob-token") checkOobToken(record, answerer.token);
+    if (record.status !== "PENDING") {
+      // The app acknowledged a DEREG (already OK): its token has done its job.
+      if (answerer.kind === "oob-token") await setOobTokenHash(tenant.id, requestId, null);
+      return { record, outcome: undefined };
+    }
+    const outcome = record.expired
+      ? ({ status: "FAILED", errorCode: EXPIRED_ERROR.code, errorReason: EXPIRED_ERROR.reason } as const)
+      : await verify(tenant, record, input);
+    await completeRequest(tenant.id, requestId, outcome);
+    return { record: (await findRequest(tenant.id, requestId))!, outcome };
+  });
+  if (outcome) await auditOutcome(tenant, record, outcome, context);
+  return toAuthenticatorRequest(tenant, record);
+}
+
+/** The locked way's check of a pending, unexpired request (the claim lost to a change that kept it so). */
+async function verify(tenant: Tenant, record: RequestRecord, input: ValidateInput): Promise<RequestOutcome> {
+  try {
+    if (record.operation === "REG") {
+      const stored = await insertRegistration(checkRegistration(tenant, record, input));
+      if (!stored) throw alreadyRegistered();
+      return { status: "OK", deviceId: stored.id };
+    }
+    const candidates = await selectRegistrations(tenant.id, record.userId, record.deviceIds ?? undefined);
+    const verified = await checkAssertion(tenant, record, candidates, input);
+    const row = verified.registration.row;
+    const advanced = await advanceSignCounter(tenant.id, row.id, row.signCounter, verified.signCounter);
+    if (!advanced) throw counterChanged();
+    return { status: "OK", deviceId: row.id };
+  } catch (error) {
+    if (error instanceof UafError) return failed(error);
+    throw error;
+  }
+}
+
+/** Parses and checks a REG answer (attestation included): the registration to store. Writes nothing. */
+function checkRegistration(tenant: Tenant, record: RequestRecord, input: ValidateInput): NewRegistration {
+  const verified = verifyRegistrationResponse(parseUafResponse(input.uafResponse), {
+    ...expectedOf(tenant, record),
     attestation: {
       trustedRoots: tenant.uaf.trustedRoots,
       allowSurrogate: tenant.uaf.allowSurrogate && !record.requireFullAttestation,
     },
   });
   const info = input.deviceKeyInfo ?? {};
-  const stored = await insertRegistration({
+  return {
     tenantId: tenant.id,
     userId: record.userId,
     aaid: verified.aaid,
@@ -154,15 +308,15 @@ async function register(
     pushToken: info.pushToken ?? null,
     secretHash: info.secret ? sha256Hex(info.secret) : null,
     isSecondFactorOnly: record.isSecondFactorOnly ?? false,
-  });
-  if (!stored) {
-    throw new UafError(
-      UafStatus.UNACCEPTABLE_AUTHENTICATOR,
-      "key_already_registered",
-      "This authenticator key is already registered",
-    );
-  }
-  return { status: "OK", deviceId: stored.id };
+  };
+}
+
+function alreadyRegistered(): UafError {
+  return new UafError(
+    UafStatus.UNACCEPTABLE_AUTHENTICATOR,
+    "key_already_registered",
+    "This authenticator key is already registered",
+  );
 }
 
 function defaultKeyName(info: DeviceKeyInfo, aaid: string): string {
@@ -170,58 +324,6 @@ function defaultKeyName(info: DeviceKeyInfo, aaid: string): string {
   if (named) return named;
   const device = [info.manufacturer, info.model].filter(Boolean).join(" ").trim();
   return (device || `UAF authenticator ${aaid}`).slice(0, 64);
-}
-
-/** What an AUTH answer's check found: the registration that signed and its new counter, or the failure. */
-type CheckedAssertion =
-  | { ok: true; registration: { id: string; signCounter: number }; signCounter: number }
-  | { ok: false; outcome: RequestOutcome };
-
-/**
- * The AUTH answer's parsing and signature check, without the row lock and without writing: undefined
- * when the request is not a pending, unexpired AUTH request (the locked path then decides as before).
- */
-async function checkAuthenticationBeforeLock(
-  tenant: Tenant,
-  requestId: string,
-  input: ValidateInput,
-  answerer: Answerer,
-): Promise<CheckedAssertion | undefined> {
-  const record = await findRequest(tenant.id, requestId);
-  if (!record || record.operation !== "AUTH" || record.status !== "PENDING" || record.expired)
-    return undefined;
-  // A wrong token is refused before any signature work (and again under the lock).
-  if (answerer.kind === "oob-token") checkOobToken(record, answerer.token);
-  try {
-    const verified = await checkAssertion(tenant, record, input);
-    const row = verified.registration.row;
-    return {
-      ok: true,
-      registration: { id: row.id, signCounter: row.signCounter },
-      signCounter: verified.signCounter,
-    };
-  } catch (error) {
-    if (error instanceof UafError) {
-      return { ok: false, outcome: { status: "FAILED", errorCode: error.code, errorReason: error.reason } };
-    }
-    throw error;
-  }
-}
-
-/** Under the request's lock: a checked answer advances the counter from the value its check saw. */
-async function applyAuthentication(tenant: Tenant, checked: CheckedAssertion): Promise<RequestOutcome> {
-  if (!checked.ok) return checked.outcome;
-  const advanced = await advanceSignCounter(
-    tenant.id,
-    checked.registration.id,
-    checked.registration.signCounter,
-    checked.signCounter,
-  );
-  if (!advanced) {
-    const error = counterChanged();
-    return { status: "FAILED", errorCode: error.code, errorReason: error.reason };
-  }
-  return { status: "OK", deviceId: checked.registration.id };
 }
 
 function counterChanged(): UafError {
@@ -245,10 +347,14 @@ function expectedOf(tenant: Tenant, record: RequestRecord): ExpectedRequest {
   };
 }
 
-/** Parses and checks an AUTH answer against the user's registrations (reads only). */
-async function checkAssertion(tenant: Tenant, record: RequestRecord, input: ValidateInput) {
+/** Parses and checks an AUTH answer against the registrations it may come from (reads nothing). */
+async function checkAssertion(
+  tenant: Tenant,
+  record: RequestRecord,
+  registrations: UafRegistrationRow[],
+  input: ValidateInput,
+) {
   const parsed = parseUafResponse(input.uafResponse);
-  const registrations = await selectRegistrations(tenant.id, record.userId, record.deviceIds ?? undefined);
   const candidates = registrations.map((row) => ({
     row,
     aaid: row.aaid,
@@ -265,15 +371,11 @@ async function checkAssertion(tenant: Tenant, record: RequestRecord, input: Vali
   });
 }
 
-async function auditOutcome(
-  tenant: Tenant,
-  record: RequestRecord,
-  outcome: RequestOutcome,
-  context: AuditContext,
-): Promise<void> {
+/** The audit record of an answer's outcome. */
+function outcomeEvent(record: RequestRecord, outcome: RequestOutcome, context: AuditContext) {
   const kind = record.operation === "REG" ? "registration" : "authentication";
   const ok = outcome.status === "OK";
-  await recordAuditEvent(tenant.id, {
+  return {
     ...context,
     type: `authenticator.${kind}.${ok ? "succeeded" : "failed"}`,
     details: {
@@ -282,5 +384,14 @@ async function auditOutcome(
       ...(ok ? { deviceId: outcome.deviceId } : {}),
       ...(outcome.status === "FAILED" ? { code: outcome.errorCode, reason: outcome.errorReason } : {}),
     },
-  });
+  };
+}
+
+async function auditOutcome(
+  tenant: Tenant,
+  record: RequestRecord,
+  outcome: RequestOutcome,
+  context: AuditContext,
+): Promise<void> {
+  await recordAuditEvent(tenant.id, outcomeEvent(record, outcome, context));
 }

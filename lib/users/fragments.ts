@@ -27,6 +27,24 @@ export function userIdByExternalId(tenantId: string, externalId: string): SQL<st
 }
 
 /**
+ * The tenant's user with this external id as scalar subqueries (each null when there is none): its id,
+ * username and whether it is locked, for another module's statement that reads them with its own rows
+ * (lib/uaf-requests: the user and their registrations in one round trip).
+ */
+export function userByExternalId(
+  tenantId: string,
+  externalId: string,
+): { id: SQL<string | null>; username: SQL<string | null>; locked: SQL<boolean | null> } {
+  const of = (column: SQL) => sql`(select ${column} from ${users} u
+    where u.tenant_id = ${tenantId}::uuid and u.external_id = ${externalId})`;
+  return {
+    id: userIdByExternalId(tenantId, externalId),
+    username: of(sql`u.username`) as SQL<string | null>,
+    locked: of(sql`u.locked_at is not null`) as SQL<boolean | null>,
+  };
+}
+
+/**
  * Whether the tenant's user named by `userId`, another table's text column (an id as text, as
  * oidc-provider's account ids are), exists and is not locked, as SQL for another module's statement:
  * lib/openid refuses the tokens of a deleted or locked user in the statement that loads them.

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { updateTenant } from "@/lib/tenants";
+import { and, eq, sql } from "drizzle-orm";
+import { executor } from "@/lib/db";
+import { users } from "@/lib/db/schema";
 import {
   appLink,
   auditEventsOf,
@@ -13,6 +16,7 @@ import {
   setupUafTenant,
   storedRegistrations,
   storedRequest,
+  uafState,
   validateUafRequest,
   type RequestBody,
   type UafTestTenant,
@@ -310,5 +314,26 @@ describe("Authenticator API under concurrent calls", () => {
     const ok = await jsonOf<Pick<RequestBody, "status">>(answers.find((res) => res.status === 200)!);
     expect(ok.status).toBe("OK");
     expect(await storedRegistrations(t.tenant.id)).toHaveLength(1);
+  });
+});
+
+describe("Authenticator API and locked users", () => {
+  it("creates no AUTH request for a locked user (USER_LOCKED), a DEREG still", async () => {
+    const t = await setupUafTenant();
+    await registerDevice(t, "locked-user");
+    // The admin API locks platform users; a relying party's user (an external id) is locked in the row.
+    const db = await executor();
+    await db
+      .update(users)
+      .set({ lockedAt: sql`now()` })
+      .where(and(eq(users.tenantId, t.tenant.id), eq(users.externalId, "locked-user")));
+    const before = await uafState(t.tenant.id);
+    const refused = await t.api("POST", "/v1/uaf/requests", { operation: "AUTH", userId: "locked-user" });
+    await expectAuthenticatorError(refused, 403, /locked/);
+    expect(await uafState(t.tenant.id)).toEqual(before);
+    const dereg = await jsonOf(
+      await t.api("POST", "/v1/uaf/requests", { operation: "DEREG", userId: "locked-user" }),
+    );
+    expect(dereg.status).toBe("OK");
   });
 });

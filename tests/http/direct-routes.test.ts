@@ -1,10 +1,12 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { UAF_DIRECT_ROUTES } from "@/app/(authenticator-api)/v1/uaf/direct-routes";
 import { FLOW_DIRECT_ROUTES } from "@/app/(flow-api)/t/[tenantId]/direct-routes";
 import { OPENID_DIRECT_ROUTES } from "@/app/(openid)/t/[tenantId]/direct-routes";
 import { PASSKEY_DIRECT_ROUTES } from "@/app/(passkey-api)/passkey/direct-routes";
 import { installDirectRoutes, type DirectDispatch } from "@/lib/http/direct";
+import { setupUafTenant } from "@/tests/helpers/authenticator-api";
 import { createTestTenant } from "@/tests/helpers/tenants";
 
 const FILES = {
@@ -31,8 +33,17 @@ const FILES = {
   "/t/[tenantId]/oauth/introspect": () => import("@/app/(openid)/t/[tenantId]/oauth/[...path]/route"),
   "/t/[tenantId]/.well-known/openid-configuration": () =>
     import("@/app/(openid)/t/[tenantId]/.well-known/openid-configuration/route"),
+  "/v1/uaf/requests": () => import("@/app/(authenticator-api)/v1/uaf/requests/route"),
+  "/v1/uaf/requests/[id]": () => import("@/app/(authenticator-api)/v1/uaf/requests/[id]/route"),
+  "/v1/uaf/requests/[id]/link": () => import("@/app/(authenticator-api)/v1/uaf/requests/[id]/link/route"),
+  "/v1/uaf/app/requests/[id]": () => import("@/app/(authenticator-api)/v1/uaf/app/requests/[id]/route"),
 } as const;
-const DIRECT_ROUTES = [...PASSKEY_DIRECT_ROUTES, ...FLOW_DIRECT_ROUTES, ...OPENID_DIRECT_ROUTES];
+const DIRECT_ROUTES = [
+  ...PASSKEY_DIRECT_ROUTES,
+  ...FLOW_DIRECT_ROUTES,
+  ...OPENID_DIRECT_ROUTES,
+  ...UAF_DIRECT_ROUTES,
+];
 
 describe("routes served directly (lib/http/direct.ts)", () => {
   let server: http.Server;
@@ -55,16 +66,19 @@ describe("routes served directly (lib/http/direct.ts)", () => {
   it("serves each route file's own handlers at that file's path", async () => {
     expect(DIRECT_ROUTES).toHaveLength(Object.keys(FILES).length);
     for (const route of DIRECT_ROUTES) {
+      // Each capture group is the route file's folder of that parameter.
+      let param = 0;
       const path = route.pattern.source
         .replace(/^\^/, "")
         .replace(/\$$/, "")
-        .replace(/\([^)]*\)/, "[tenantId]")
+        .replace(/\([^)]*\)/g, () => `[${route.params[param++]}]`)
         .replace(/\\\//g, "/")
         .replace(/\\\./g, ".");
+      expect(param, path).toBe(route.params.length);
       const load = FILES[path as keyof typeof FILES];
       expect(load, path).toBeDefined();
       const file = await load();
-      for (const method of ["GET", "POST", "DELETE", "OPTIONS"]) {
+      for (const method of ["GET", "POST", "PUT", "DELETE", "OPTIONS"]) {
         expect(route.module[method], `${method} ${path}`).toBe((file as Record<string, unknown>)[method]);
       }
     }
@@ -176,11 +190,60 @@ describe("routes served directly (lib/http/direct.ts)", () => {
     expect((await fetch(`${base}/t/${tenant.id}/oauth/logout`)).status).toBe(599);
   });
 
+  it("runs the UAF out-of-band round trip as the routes do (REG, AUTH, the app's token, error shapes)", async () => {
+    const { keys, phone } = await setupUafTenant();
+    const rp = { authorization: `secret ${keys.authenticator}`, "content-type": "application/json" };
+    type UafRequest = { id: string; status: string; request: string; operation: string };
+    const roundTrip = async (operation: "REG" | "AUTH") => {
+      const create = await fetch(`${base}/v1/uaf/requests`, {
+        method: "POST",
+        headers: rp,
+        body: JSON.stringify({ operation, userId: "direct-uaf-user" }),
+      });
+      expect(create.status).toBe(200);
+      expect(create.headers.get("x-request-id")).toBeTruthy();
+      const { id } = (await create.json()) as UafRequest;
+      const link = await fetch(`${base}/v1/uaf/requests/${id}/link`, { headers: rp });
+      const { href } = (await link.json()) as { href: string };
+      // The link names Sesame's base URL; the phone reaches this server instead.
+      const app = `${base}${new URL(href).pathname}${new URL(href).search}`;
+      const fetched = (await (await fetch(app)).json()) as UafRequest;
+      expect(fetched).toMatchObject({ id, operation, status: "PENDING" });
+      const uafResponse =
+        operation === "REG" ? phone.register(fetched.request) : phone.authenticate(fetched.request);
+      const answer = await fetch(app, {
+        method: "PUT",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ uafResponse }),
+      });
+      expect(((await answer.json()) as UafRequest).status).toBe("OK");
+      // The token answered once: a replay is refused in the Authenticator API's error shape.
+      const replay = await fetch(app, {
+        method: "PUT",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ uafResponse }),
+      });
+      expect(replay.status).toBe(401);
+      const status = await fetch(`${base}/v1/uaf/requests/${id}`, { headers: rp });
+      expect(((await status.json()) as UafRequest).status).toBe("OK");
+    };
+    await roundTrip("REG");
+    await roundTrip("AUTH");
+    const unknown = await fetch(`${base}/v1/uaf/requests/00000000-0000-4000-8000-000000000000`, {
+      headers: rp,
+    });
+    expect(unknown.status).toBe(404);
+    const unauthenticated = await fetch(`${base}/v1/uaf/requests`, { method: "POST", body: "{}" });
+    expect(unauthenticated.status).toBe(401);
+  });
+
   it("leaves everything else to Next.js: other paths and methods, disguised paths, large or chunked bodies", async () => {
     const { tenant } = await createTestTenant();
     const path = `/passkey/${tenant.id}/login/initialize`;
     const next = async (url: string, init: RequestInit = {}) => (await fetch(`${base}${url}`, init)).status;
     expect(await next(`/passkey/${tenant.id}/credentials`)).toBe(599);
+    expect(await next("/v1/uaf/requests/not-a-uuid")).toBe(599);
+    expect(await next("/v1/uaf/requests/00000000-0000-4000-8000-000000000000/qrcode")).toBe(599);
     expect(await next(path, { method: "GET" })).toBe(599);
     expect(await next(path.replace("login", "%6cogin"), { method: "POST" })).toBe(599);
     expect(await next(`/passkey//${tenant.id}/login/initialize`, { method: "POST" })).toBe(599);

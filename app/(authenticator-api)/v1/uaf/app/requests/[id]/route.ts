@@ -1,4 +1,4 @@
-import { fetchRequestForApp, tenantOfRequest, toAppView, validateRequest } from "@/lib/uaf-requests";
+import { fetchRequestForApp, toAppView, validateAppAnswer } from "@/lib/uaf-requests";
 import { answerAppRequest, appRequestDto, fetchAppRequest } from "@/lib/contracts/authenticator";
 import { json, route } from "@/lib/http";
 
@@ -15,8 +15,6 @@ export const GET = route(fetchAppRequest, async ({ params, query, audit }) => {
 
 // PUT /v1/uaf/app/requests/{id}?token=…: the app answers it (once)
 export const PUT = route(answerAppRequest, async ({ params, query, body, audit }) => {
-  const tenant = await tenantOfRequest(params.id);
-  const answer = { kind: "oob-token", token: query.token ?? "" } as const;
-  const request = await validateRequest(tenant, params.id, body, answer, { ...audit, actor: "oob_token" });
+  const request = await validateAppAnswer(params.id, query.token ?? "", body, audit);
   return json(appRequestDto(toAppView(request)));
 });
