@@ -12,8 +12,10 @@ import { stepMemo } from "./memo";
 import { errorResponse, inputsOf, offeredActions, type FlowResponse } from "./response";
 import {
   claimAndSaveStep,
+  claimFlow,
   claimStep,
   findFlow,
+  unclaimFlow,
   insertFlow,
   saveStep,
   sweepExpiredFlows,
@@ -173,16 +175,44 @@ export async function startFlow(
   };
 }
 
+/** The states of a flow that offer `action`. */
+function statesOffering(definition: FlowDefinition, action: string): string[] {
+  return Object.entries(definition.states)
+    .filter(([, state]) => state.actions.includes(action))
+    .map(([name]) => name);
+}
+
+/** The checks on a flow that was read (or claimed): its session, and that the action is offered. */
+async function admitFlow(
+  tenant: Tenant,
+  definition: FlowDefinition,
+  flow: FlowState,
+  action: string,
+  request: FlowRequest,
+): Promise<{ flow: FlowState; action: string; ctx: FlowContext }> {
+  const session = sessionOf(definition, request);
+  if (session && session.user.id !== flow.stash[PROFILE_USER]) throw flowErrors.unauthorized();
+  const ctx = context(tenant, definition, flow, request, session);
+  const state = definition.states[flow.state];
+  const offered = definition.actions[action];
+  if (
+    !state?.actions.includes(action) ||
+    !offered ||
+    (offered.available && !(await offered.available(ctx)))
+  ) {
+    throw flowErrors.notPermitted(`action ${action} is not available in state ${flow.state}`);
+  }
+  return { flow, action, ctx };
+}
+
 /** Checks that may refuse a step without touching the flow (flow-level errors). */
 async function admit(
   tenant: Tenant,
   definition: FlowDefinition,
-  actionParam: string,
+  parsed: { action: string; flowId: string },
   body: ActionBody,
   request: FlowRequest,
 ): Promise<{ flow: FlowState; action: string; ctx: FlowContext }> {
-  const parsed = parseActionParam(actionParam);
-  if (!parsed) throw flowErrors.notPermitted("malformed action parameter");
   const flow = await findFlow(tenant.id, parsed.flowId);
   if (!flow || flow.name !== definition.name) throw flowErrors.notPermitted("unknown flow");
   if (flow.expired) throw flowErrors.expired();
@@ -190,19 +220,42 @@ async function admit(
   if (!csrf || !constantTimeEqual(sha256Hex(csrf), flow.csrfHash)) {
     throw flowErrors.notPermitted("invalid CSRF token");
   }
-  const session = sessionOf(definition, request);
-  if (session && session.user.id !== flow.stash[PROFILE_USER]) throw flowErrors.unauthorized();
-  const ctx = context(tenant, definition, flow, request, session);
-  const state = definition.states[flow.state];
+  return admitFlow(tenant, definition, flow, parsed.action, request);
+}
+
+/**
+ * Reads and claims the step in one statement when the action must be claimed before it runs and the
+ * request names a flow in a state that offers it with its CSRF token; then the remaining checks, and the
+ * claim is given back when they refuse. Undefined when the claim did not hold: `admit` then says why.
+ */
+async function admitClaimed(
+  tenant: Tenant,
+  definition: FlowDefinition,
+  parsed: { action: string; flowId: string },
+  body: ActionBody,
+  request: FlowRequest,
+  nextCsrfHash: string,
+): Promise<{ admitted: Awaited<ReturnType<typeof admit>>; version: number } | undefined> {
   const action = definition.actions[parsed.action];
-  if (
-    !state?.actions.includes(parsed.action) ||
-    !action ||
-    (action.available && !(await action.available(ctx)))
-  ) {
-    throw flowErrors.notPermitted(`action ${parsed.action} is not available in state ${flow.state}`);
+  if (!action || action.writesOnlyTheFlow === true || !body.csrf_token) return undefined;
+  const claimed = await claimFlow(
+    tenant.id,
+    parsed.flowId,
+    definition.name,
+    statesOffering(definition, parsed.action),
+    sha256Hex(body.csrf_token),
+    nextCsrfHash,
+  );
+  if (!claimed) return undefined;
+  try {
+    return {
+      admitted: await admitFlow(tenant, definition, claimed.flow, parsed.action, request),
+      version: claimed.version,
+    };
+  } catch (error) {
+    await unclaimFlow(tenant.id, claimed.flow, claimed.version);
+    throw error;
   }
-  return { flow, action: parsed.action, ctx };
 }
 
 /**
@@ -219,9 +272,16 @@ export async function runFlowAction(
   body: ActionBody,
   request: FlowRequest,
 ): Promise<FlowAnswer> {
+  const csrf = newCsrfToken();
+  const csrfHash = sha256Hex(csrf);
   let admitted: Awaited<ReturnType<typeof admit>>;
+  let early: number | undefined;
   try {
-    admitted = await admit(tenant, definition, actionParam, body, request);
+    const parsed = parseActionParam(actionParam);
+    if (!parsed) throw flowErrors.notPermitted("malformed action parameter");
+    const claimed = await admitClaimed(tenant, definition, parsed, body, request, csrfHash);
+    early = claimed?.version;
+    admitted = claimed?.admitted ?? (await admit(tenant, definition, parsed, body, request));
   } catch (error) {
     if (!(error instanceof AppError) || isFault(error.code)) throw error;
     const refusal = refusalOf(error);
@@ -233,8 +293,6 @@ export async function runFlowAction(
     return { response: errorResponse(refusal.code, refusal.message) };
   }
   const { flow, action, ctx } = admitted;
-  const csrf = newCsrfToken();
-  const csrfHash = sha256Hex(csrf);
   /** The answer to a request whose CSRF token another request used first. */
   const used = async () => {
     const error = flowErrors.notPermitted("the CSRF token was used already");
@@ -242,9 +300,10 @@ export async function runFlowAction(
     return { response: errorResponse(error.flowCode, error.message) };
   };
   // A step that writes only the flow is claimed when it is saved, in one statement; any other is claimed
-  // before its action runs, so that of concurrent requests with one token only one runs it.
+  // before its action runs (with its read when it could be), so that of concurrent requests with one
+  // token only one runs it.
   const late = definition.actions[action]!.writesOnlyTheFlow === true;
-  let claimed = late ? undefined : await claimStep(tenant.id, flow, csrfHash);
+  let claimed = late ? undefined : (early ?? (await claimStep(tenant.id, flow, csrfHash)));
   if (!late && claimed === undefined) return used();
   /** The claimed version: claimed now if the step is claimed late (undefined when another won). */
   const claim = async () => (claimed ??= await claimStep(tenant.id, flow, csrfHash));

@@ -1,4 +1,4 @@
-import { and, eq, lt, sql } from "drizzle-orm";
+import { and, eq, inArray, lt, sql } from "drizzle-orm";
 import { writeWithAuditEvent, type AuditEvent } from "@/lib/audit";
 import { executor } from "@/lib/db";
 import { flows, type FlowName, type FlowRow } from "@/lib/db/schema";
@@ -41,6 +41,51 @@ export async function findFlow(tenantId: string, id: string): Promise<FlowState 
     .where(and(eq(flows.tenantId, tenantId), eq(flows.id, id)))
     .limit(1);
   return found ? { ...found.row, expired: Boolean(found.expired) } : undefined;
+}
+
+/**
+ * Reads and claims a step in one statement, for an action that must be claimed before it runs: swaps the
+ * presented CSRF token's hash for the next one if the flow is this one (`name`), in a state offering the
+ * action (`states`), at that token and not expired. Returns the flow as it was (its version before the
+ * claim) and the claimed version; undefined when any of that does not hold (the caller then reads the flow
+ * to say why). `updated_at` is left for the step's save, so `unclaimFlow` restores the row exactly.
+ */
+export async function claimFlow(
+  tenantId: string,
+  id: string,
+  name: FlowName,
+  states: readonly string[],
+  csrfHash: string,
+  nextCsrfHash: string,
+): Promise<{ flow: FlowState; version: number } | undefined> {
+  if (!UUID_PATTERN.test(id) || states.length === 0) return undefined;
+  const db = await executor();
+  const [claimed] = await db
+    .update(flows)
+    .set({ csrfHash: nextCsrfHash, version: sql`${flows.version} + 1` })
+    .where(
+      and(
+        eq(flows.tenantId, tenantId),
+        eq(flows.id, id),
+        eq(flows.name, name),
+        eq(flows.csrfHash, csrfHash),
+        inArray(flows.state, [...states]),
+        sql`${flows.expiresAt} > now()`,
+      ),
+    )
+    .returning();
+  if (!claimed) return undefined;
+  const version = Number(claimed.version);
+  return { flow: { ...claimed, version: version - 1, csrfHash, expired: false }, version };
+}
+
+/** Gives back a step `claimFlow` took (a check after the claim refused it): the token and version as they were. */
+export async function unclaimFlow(tenantId: string, flow: FlowRow, version: number): Promise<void> {
+  const db = await executor();
+  await db
+    .update(flows)
+    .set({ csrfHash: flow.csrfHash, version: flow.version })
+    .where(and(eq(flows.tenantId, tenantId), eq(flows.id, flow.id), eq(flows.version, version)));
 }
 
 /** The flow still at the version and CSRF token that were checked, and not expired. */
