@@ -8,7 +8,7 @@ import { AppError } from "@/lib/errors";
 import { countAuditEvent } from "@/lib/metrics";
 import { requireSecondFactor } from "@/lib/mfa";
 import { signToken, verificationKey, type Tenant } from "@/lib/tenants";
-import { findUser, refuseLockedUser, type User } from "@/lib/users";
+import { refuseLockedUser, type User } from "@/lib/users";
 import { emitWebhookEvent, emitWebhookEvents, mayDeliver, sessionEventData } from "@/lib/webhooks";
 import {
   deleteSession,
@@ -223,13 +223,14 @@ export interface ValidSession {
 export async function checkSessionToken(tenant: Tenant, token: string): Promise<ValidSession | undefined> {
   const claims = await verifySignature(tenant, token);
   if (!claims) return undefined;
-  const session = await touchSession(
+  // The session with its user, in one statement.
+  const touched = await touchSession(
     tenant.id,
     claims.session_id,
     tenant.platform.session.idleTimeoutSeconds,
   );
-  if (!session || session.userId !== claims.sub) return undefined;
-  const user = await findUser(tenant.id, session.userId);
+  if (!touched || touched.session.userId !== claims.sub) return undefined;
+  const { session, owner: user } = touched;
   // A locked user's sessions end with the lock; one that slipped past it is refused all the same.
   return user && !user.lockedAt ? { claims, session, user } : undefined;
 }

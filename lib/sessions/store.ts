@@ -1,11 +1,12 @@
-import { and, asc, eq, gt, inArray, lt, ne, sql } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, gt, inArray, lt, ne, sql } from "drizzle-orm";
 import { randomUUID } from "node:crypto";
 import type { AuditEvent } from "@/lib/audit";
 import { auditCtes } from "@/lib/audit/fragments";
 import { executor, rowsOf } from "@/lib/db";
 import { sessions, type SessionRow } from "@/lib/db/schema";
 import { primaryEmailOf } from "@/lib/emails/fragments";
-import { signInNoted } from "@/lib/users/fragments";
+import type { User } from "@/lib/users";
+import { signInNoted, userFromJson, userJsonOf } from "@/lib/users/fragments";
 import { UUID_PATTERN } from "@/lib/tenants/tenant";
 
 export async function insertSession(
@@ -148,7 +149,7 @@ export async function touchSession(
   tenantId: string,
   sessionId: string,
   idleTimeoutSeconds: number,
-): Promise<SessionRow | undefined> {
+): Promise<{ session: SessionRow; owner: User | undefined } | undefined> {
   if (!UUID_PATTERN.test(sessionId)) return undefined;
   const db = await executor();
   const fresh = and(
@@ -163,11 +164,13 @@ export async function touchSession(
     .update(sessions)
     .set({ lastUsedAt: sql`now()` })
     .where(fresh)
-    .returning();
+    .returning({ ...getTableColumns(sessions), owner: userJsonOf(tenantId, sessions.userId) });
   if (!row) {
     await db.delete(sessions).where(and(eq(sessions.tenantId, tenantId), eq(sessions.id, sessionId)));
+    return undefined;
   }
-  return row;
+  const { owner, ...session } = row;
+  return { session, owner: userFromJson(owner) };
 }
 
 export async function deleteSession(tenantId: string, sessionId: string): Promise<boolean> {
