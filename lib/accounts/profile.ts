@@ -1,12 +1,12 @@
 import { auditFailures, recordAuditEvent, type AuditContext } from "@/lib/audit";
 import { transaction } from "@/lib/db";
 import type { EmailRow } from "@/lib/db/schema";
-import { findUserEmails } from "@/lib/emails";
 import { AppError } from "@/lib/errors";
-import { readUserMetadata, type UserMetadata } from "@/lib/metadata";
+import type { UserMetadata } from "@/lib/metadata";
 import type { Tenant } from "@/lib/tenants";
 import { emitWebhookEvent } from "@/lib/webhooks";
 import { userEventData } from "./user-event-data";
+import { loadProfileParts } from "./user-parts";
 import { removeUser } from "@/lib/users";
 import type { User } from "@/lib/users";
 
@@ -20,10 +20,7 @@ export interface UserProfile {
 
 /** `GET /me`: the signed-in user, their addresses and their public and unsafe metadata. */
 export async function getProfile(tenant: Tenant, user: User): Promise<UserProfile> {
-  const [emails, metadata] = await Promise.all([
-    findUserEmails(tenant.id, user.id),
-    readUserMetadata(tenant.id, user.id),
-  ]);
+  const { emails, metadata } = await loadProfileParts(tenant.id, user.id);
   const { public_metadata, unsafe_metadata } = metadata;
   return {
     user,

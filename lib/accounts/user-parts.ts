@@ -9,6 +9,8 @@ import {
   userIdentityListingsJsonOf,
   type IdentityListing,
 } from "@/lib/identities/fragments";
+import { visibleMetadataFromJson, type UserMetadata } from "@/lib/metadata";
+import { visibleMetadataJsonOf } from "@/lib/metadata/fragments";
 import { hasOtpSecretOf } from "@/lib/mfa/fragments";
 
 /** What a profile shows of a user beyond the user row: each owner's rows, read together. */
@@ -38,4 +40,20 @@ export async function loadUserParts(tenantId: string, userId: string): Promise<U
     hasOtpSecret: row!.otp === true || row!.otp === "t",
     identities: identityListingsFromJson(row!.identities),
   };
+}
+
+/** What `GET /me` shows beyond the user row: the addresses and the public and unsafe metadata. */
+export interface ProfileParts {
+  emails: EmailRow[];
+  metadata: Pick<UserMetadata, "public_metadata" | "unsafe_metadata">;
+}
+
+/** The user's addresses and visible metadata in one statement (lib/emails and lib/metadata subqueries). */
+export async function loadProfileParts(tenantId: string, userId: string): Promise<ProfileParts> {
+  const db = await executor();
+  const [row] = rowsOf<{ emails: unknown; metadata: unknown }>(
+    await db.execute(sql`select ${userEmailsJsonOf(tenantId, userId)} as emails,
+      ${visibleMetadataJsonOf(tenantId, userId)} as metadata`),
+  );
+  return { emails: emailsFromJson(row!.emails), metadata: visibleMetadataFromJson(row!.metadata) };
 }

@@ -9,6 +9,7 @@ export {
   patchMetadata,
   patchUnsafeMetadata,
   readUserMetadata,
+  visibleMetadataFromJson,
   type MetadataKind,
   type MetadataPatch,
   type UserMetadata,

@@ -49,6 +49,22 @@ export async function readUserMetadata(tenantId: string, userId: string): Promis
   return metadataOf(await findMetadataRow(tenantId, userId));
 }
 
+/**
+ * The public and unsafe metadata as `visibleMetadataJsonOf` (lib/metadata/fragments.ts) gives them to
+ * another module's statement, each kind present only when non-empty, as `readUserMetadata` reads them.
+ */
+export function visibleMetadataFromJson(
+  value: unknown,
+): Pick<UserMetadata, "public_metadata" | "unsafe_metadata"> {
+  const row = (typeof value === "string" ? JSON.parse(value) : value) as Record<string, unknown> | null;
+  const metadata: UserMetadata = {};
+  for (const kind of ["public_metadata", "unsafe_metadata"] as const) {
+    const found = nonEmpty(row?.[kind]);
+    if (found) metadata[kind] = found;
+  }
+  return metadata;
+}
+
 /** Whether the metadata has no kind at all (the admin API answers 204 then). */
 export const isEmptyMetadata = (metadata: UserMetadata): boolean => Object.keys(metadata).length === 0;
 
