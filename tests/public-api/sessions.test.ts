@@ -5,7 +5,9 @@ import * as me from "@/app/(public-api)/t/[tenantId]/me/route";
 import * as validate from "@/app/(public-api)/t/[tenantId]/sessions/validate/route";
 import * as config from "@/app/(public-api)/t/[tenantId]/.well-known/config/route";
 import * as jwks from "@/app/(public-api)/t/[tenantId]/.well-known/jwks/route";
+import { createAdminUser } from "@/lib/accounts";
 import { listAuditEvents } from "@/lib/audit";
+import { patchMetadata } from "@/lib/metadata";
 import { sessionHeaders } from "@/lib/http";
 import { issuerOf } from "@/lib/sessions";
 import { getTenant, rotateSigningKey, signToken, updateTenant } from "@/lib/tenants";
@@ -15,9 +17,33 @@ import {
   createUserWithEmail,
   publicCall,
   sessionFor,
+  TEST_CONTEXT,
 } from "../helpers/public-api";
 
 describe("sessions", () => {
+  it("shows the user's public and unsafe metadata on /me, never the private, and none without any", async () => {
+    const tenant = await createPublicTenant();
+    const { user } = await createAdminUser(
+      tenant,
+      { emails: [{ address: "meta@example.com", isPrimary: true, isVerified: true }] },
+      TEST_CONTEXT,
+    );
+    const token = await sessionFor(tenant, user, ["passkey"]);
+    const read = async () =>
+      (await (await publicCall(me.GET, tenant, "GET", "/me", { token })).json()) as Record<string, unknown>;
+    expect(await read()).not.toHaveProperty("metadata");
+    await patchMetadata(
+      tenant,
+      user.id,
+      { public_metadata: { role: "member" }, private_metadata: { secret: 1 }, unsafe_metadata: { a: 1 } },
+      TEST_CONTEXT,
+    );
+    const shown = await read();
+    expect(shown).toMatchObject({ emails: [{ address: "meta@example.com" }] });
+    expect(shown.metadata).toEqual({ public_metadata: { role: "member" }, unsafe_metadata: { a: 1 } });
+    expect(JSON.stringify(shown)).not.toContain("secret");
+  });
+
   it("issues a JWT naming a session row with Hanko's claims; validate, /me and logout", async () => {
     const tenant = await createPublicTenant();
     const user = await createUserWithEmail(tenant, "alice@example.com");
