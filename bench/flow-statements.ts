@@ -24,6 +24,7 @@ import * as validateRoute from "@/app/(public-api)/t/[tenantId]/sessions/validat
 import { provisionTenant } from "@/lib/accounts";
 import { finalizePublicRegistration, initializePublicRegistration } from "@/lib/ceremonies/webauthn";
 import { configureDatabase, executor, getDatabase } from "@/lib/db";
+import { countStatements } from "./lib/statement-counter";
 import { emails } from "@/lib/db/schema";
 import type { FlowResponse } from "@/lib/flows";
 import { updateTenant, type Tenant } from "@/lib/tenants";
@@ -58,46 +59,6 @@ const timed = (text: string, ms: number) => {
   entry.ms += ms;
   timings.set(key, entry);
 };
-
-/**
- * Counts every statement drizzle sends, on either driver: each goes through a prepared query's `execute`
- * or `all` (raw `db.execute` too); a transaction is noted as BEGIN … COMMIT around its statements.
- */
-async function countStatements(): Promise<void> {
-  const sessions = [
-    await import("drizzle-orm/pglite/session"),
-    await import("drizzle-orm/postgres-js/session"),
-  ];
-  for (const module of sessions) {
-    const query = ("PglitePreparedQuery" in module
-      ? module.PglitePreparedQuery
-      : module.PostgresJsPreparedQuery
-    ).prototype as unknown as Record<string, (...a: unknown[]) => unknown> & { queryString?: string };
-    for (const method of ["execute", "all"] as const) {
-      const run = query[method]!;
-      query[method] = async function (this: { queryString: string }, ...args: unknown[]) {
-        note(this.queryString);
-        const started = performance.now();
-        try {
-          return await run.apply(this, args);
-        } finally {
-          timed(this.queryString, performance.now() - started);
-        }
-      };
-    }
-    const session = ("PgliteSession" in module ? module.PgliteSession : module.PostgresJsSession)
-      .prototype as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
-    const transaction = session.transaction!;
-    session.transaction = async function (this: unknown, ...args: unknown[]) {
-      note("BEGIN");
-      try {
-        return await transaction.apply(this, args);
-      } finally {
-        note("COMMIT");
-      }
-    };
-  }
-}
 
 interface StepStats {
   calls: number;
@@ -340,7 +301,7 @@ async function main() {
   const url = process.env.DATABASE_URL;
   configureDatabase(url ? { kind: "postgres", url } : { kind: "pglite" });
   await getDatabase();
-  await countStatements();
+  await countStatements({ sent: note, answered: timed });
   const { tenant } = await provisionTenant(
     {
       name: "flow-bench",

@@ -17,6 +17,7 @@ import { createOAuthClient } from "@/lib/openid";
 import { issueSession } from "@/lib/sessions";
 import type { Tenant } from "@/lib/tenants";
 import { addUser } from "@/lib/users";
+import { countStatements } from "./lib/statement-counter";
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const AUDIT = { actor: null, ip: "127.0.0.1", userAgent: "bench", requestId: "r" };
@@ -37,48 +38,6 @@ const note = (text: string) => {
   if (current) recorded.get(current)?.push(text.replace(/\s+/g, " ").trim());
 };
 
-/** Counts every statement drizzle sends, on either driver (as bench/flow-statements.ts does). */
-async function countStatements(): Promise<void> {
-  const sessions = [
-    await import("drizzle-orm/pglite/session"),
-    await import("drizzle-orm/postgres-js/session"),
-  ];
-  for (const module of sessions) {
-    const query = ("PglitePreparedQuery" in module
-      ? module.PglitePreparedQuery
-      : module.PostgresJsPreparedQuery
-    ).prototype as unknown as Record<string, (...a: unknown[]) => unknown>;
-    for (const method of ["execute", "all"] as const) {
-      const run = query[method]!;
-      query[method] = function (this: { queryString: string }, ...args: unknown[]) {
-        note(this.queryString);
-        const started = performance.now();
-        const result = run.apply(this, args) as Promise<unknown>;
-        const key = this.queryString.replace(/\s+/g, " ").slice(0, 150);
-        void Promise.resolve(result).finally(() => {
-          if (!measuring || !current) return;
-          const entry = timings.get(key) ?? { count: 0, ms: 0 };
-          entry.count++;
-          entry.ms += performance.now() - started;
-          timings.set(key, entry);
-        });
-        return result;
-      };
-    }
-    const session = ("PgliteSession" in module ? module.PgliteSession : module.PostgresJsSession)
-      .prototype as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
-    const transaction = session.transaction!;
-    session.transaction = async function (this: unknown, ...args: unknown[]) {
-      note("BEGIN");
-      try {
-        return await transaction.apply(this, args);
-      } finally {
-        note("COMMIT");
-      }
-    };
-  }
-}
-
 interface StepStats {
   calls: number;
   cpuUs: number;
@@ -89,6 +48,14 @@ const stats = new Map<string, StepStats>();
 let measuring = false;
 /** Wall time of each statement text while measuring (PGlite runs on this thread: about its CPU). */
 const timings = new Map<string, { count: number; ms: number }>();
+const timed = (text: string, ms: number) => {
+  if (!measuring || !current) return;
+  const key = text.replace(/\s+/g, " ").slice(0, 150);
+  const entry = timings.get(key) ?? { count: 0, ms: 0 };
+  entry.count++;
+  entry.ms += ms;
+  timings.set(key, entry);
+};
 
 async function step(name: string, tenant: Tenant, path: string, init: RequestInit, expected: number) {
   const handler = (oauthRoute as unknown as Record<string, Handler>)[init.method ?? "GET"]!;
@@ -182,7 +149,7 @@ async function main() {
   const url = process.env.DATABASE_URL;
   configureDatabase(url ? { kind: "postgres", url } : { kind: "pglite" });
   await getDatabase();
-  await countStatements();
+  await countStatements({ sent: note, answered: timed });
   // RS256, the tenant default (as `npm run sesame -- tenant create` makes the benchmark's tenant).
   const { tenant } = await provisionTenant(
     { name: "oidc-bench", rpId: "localhost", origins: [ORIGIN] } as never,

@@ -22,6 +22,7 @@ import * as requestsRoute from "@/app/(authenticator-api)/v1/uaf/requests/route"
 import { provisionTenant } from "@/lib/accounts";
 import { SoftwareUafAuthenticator } from "@/lib/ceremonies/uaf";
 import { configureDatabase, getDatabase } from "@/lib/db";
+import { countStatements } from "./lib/statement-counter";
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const ORIGIN = "http://localhost:3000";
@@ -38,54 +39,14 @@ const note = (text: string) => {
 /** With `--timing`: wall time from sending each statement to its answer, by step and statement. */
 const timings = new Map<string, { calls: number; ms: number }>();
 let timing = false;
-const timed = <T>(text: string, run: () => T): T => {
-  if (!timing || !measuring || !current) return run();
+const timed = (text: string, ms: number) => {
+  if (!timing || !measuring || !current) return;
   const key = `${current} | ${text.replace(/\s+/g, " ").trim().slice(0, 90)}`;
-  const t0 = performance.now();
-  const result = run();
-  void Promise.resolve(result).then(() => {
-    const entry = timings.get(key) ?? { calls: 0, ms: 0 };
-    entry.calls++;
-    entry.ms += performance.now() - t0;
-    timings.set(key, entry);
-  });
-  return result;
+  const entry = timings.get(key) ?? { calls: 0, ms: 0 };
+  entry.calls++;
+  entry.ms += ms;
+  timings.set(key, entry);
 };
-
-/**
- * Counts every statement drizzle sends, on either driver: each goes through a prepared query's `execute`
- * or `all` (raw `db.execute` too); a transaction is noted as BEGIN … COMMIT around its statements.
- */
-async function countStatements(): Promise<void> {
-  const sessions = [
-    await import("drizzle-orm/pglite/session"),
-    await import("drizzle-orm/postgres-js/session"),
-  ];
-  for (const module of sessions) {
-    const query = ("PglitePreparedQuery" in module
-      ? module.PglitePreparedQuery
-      : module.PostgresJsPreparedQuery
-    ).prototype as unknown as Record<string, (...a: unknown[]) => unknown>;
-    for (const method of ["execute", "all"] as const) {
-      const run = query[method]!;
-      query[method] = function (this: { queryString: string }, ...args: unknown[]) {
-        note(this.queryString);
-        return timed(this.queryString, () => run.apply(this, args));
-      };
-    }
-    const session = ("PgliteSession" in module ? module.PgliteSession : module.PostgresJsSession)
-      .prototype as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
-    const transaction = session.transaction!;
-    session.transaction = async function (this: unknown, ...args: unknown[]) {
-      note("BEGIN");
-      try {
-        return await transaction.apply(this, args);
-      } finally {
-        note("COMMIT");
-      }
-    };
-  }
-}
 
 interface StepStats {
   calls: number;
@@ -202,7 +163,7 @@ async function main() {
   const url = process.env.DATABASE_URL;
   configureDatabase(url ? { kind: "postgres", url } : { kind: "pglite" });
   await getDatabase();
-  await countStatements();
+  await countStatements({ sent: note, answered: timed });
   const { keys } = await provisionTenant(
     {
       name: "uaf-bench",

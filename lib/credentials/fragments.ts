@@ -1,6 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { webauthnCredentials, type WebauthnCredentialRow } from "@/lib/db/schema";
+import { jsonValue } from "@/lib/db/json";
 
 /**
  * An SQL condition, for another module's query: the user in `userId` holds a passkey (a WebAuthn
@@ -22,7 +23,7 @@ export function userCredentialsJsonOf(tenantId: string, userId: string): SQL<unk
 
 /** The rows of `userCredentialsJsonOf` (a driver may hand JSON over as text). */
 export function credentialsFromJson(value: unknown): WebauthnCredentialRow[] {
-  const rows = (typeof value === "string" ? JSON.parse(value) : value) as Record<string, unknown>[];
+  const rows = jsonValue<Record<string, unknown>[]>(value);
   return rows.map((row) => ({
     tenantId: row.tenant_id as string,
     id: row.id as string,

@@ -2,6 +2,7 @@ import { getTableName, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { likePattern } from "@/lib/db/like";
 import { emails, type EmailRow } from "@/lib/db/schema";
+import { jsonValue } from "@/lib/db/json";
 
 /*
  * SQL for other owners' statements (never run here): conditions on the `emails` table, so that a query of
@@ -18,15 +19,6 @@ export function holdsAddressLike(tenantId: string, fragment: string): (userId: A
 }
 
 /**
- * The user's primary address as a JSON object `{address, verified}` (null without one), a scalar
- * subquery for another module's statement: lib/sessions reads it with the session it starts.
- */
-export function primaryEmailOf(tenantId: string, userId: string): SQL<unknown> {
-  return sql`(select json_build_object('address', e.address, 'verified', e.verified) from ${emails} e
-    where e.tenant_id = ${tenantId}::uuid and e.user_id = ${userId}::uuid and e.is_primary limit 1)`;
-}
-
-/**
  * The user's addresses, oldest first, as one JSON array (a scalar subquery for another module's statement
  * that reads several owners' rows of one user at once); `emailsFromJson` reads it back.
  */
@@ -37,7 +29,7 @@ export function userEmailsJsonOf(tenantId: string, userId: string): SQL<unknown>
 
 /** The rows of `userEmailsJsonOf` (a driver may hand JSON over as text). */
 export function emailsFromJson(value: unknown): EmailRow[] {
-  const rows = (typeof value === "string" ? JSON.parse(value) : value) as Record<string, unknown>[];
+  const rows = jsonValue<Record<string, unknown>[]>(value);
   return rows.map((row) => ({
     id: row.id as string,
     tenantId: row.tenant_id as string,
@@ -57,19 +49,22 @@ export interface PrimaryAddress {
 }
 
 /**
- * The primary address of the tenant's user named by `userId` (another table's column) as a scalar
- * subquery, for a statement of another module that reads the user and its address in one round trip
- * (lib/openid's claims).
+ * The primary address of the tenant's user named by `userId` (another table's column, or an id) as a
+ * scalar subquery, for a statement of another module that reads it with its own row in one round trip
+ * (lib/openid's claims, lib/sessions' sign-in); null when the user has none.
  */
-export function primaryAddressOf(tenantId: string): (userId: AnyPgColumn) => SQL<PrimaryAddress | null> {
+export function primaryAddressOf(
+  tenantId: string,
+): (userId: AnyPgColumn | string) => SQL<PrimaryAddress | null> {
   return (userId) => {
-    // Qualified by table: drizzle writes a single-table query's columns unqualified, and an unqualified
-    // name inside the subquery would mean the emails table's own column.
-    const outer = sql`${sql.identifier(getTableName(userId.table))}.${sql.identifier(userId.name)}`;
+    // A column qualified by table: drizzle writes a single-table query's columns unqualified, and an
+    // unqualified name inside the subquery would mean the emails table's own column.
+    const user =
+      typeof userId === "string"
+        ? sql`${userId}::uuid`
+        : sql`${sql.identifier(getTableName(userId.table))}.${sql.identifier(userId.name)}`;
     return sql`(select json_build_object('address', e.address, 'verified', e.verified)
-      from ${emails} e where e.tenant_id = ${tenantId}::uuid and e.user_id = ${outer} and e.is_primary
-      limit 1)`.mapWith((value: unknown) =>
-      typeof value === "string" ? (JSON.parse(value) as PrimaryAddress) : (value as PrimaryAddress | null),
-    );
+      from ${emails} e where e.tenant_id = ${tenantId}::uuid and e.user_id = ${user} and e.is_primary
+      limit 1)`.mapWith((value: unknown) => jsonValue<PrimaryAddress | null>(value));
   };
 }

@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { identities, type IdentityRow } from "@/lib/db/schema";
+import { jsonValue } from "@/lib/db/json";
 
 /*
  * SQL for other owners' statements (never run here), so that a statement of another module can read a
@@ -21,7 +22,7 @@ export function userIdentityListingsJsonOf(tenantId: string, userId: string): SQ
 
 /** The listings of `userIdentityListingsJsonOf` (a driver may hand JSON over as text). */
 export function identityListingsFromJson(value: unknown): IdentityListing[] {
-  const rows = (typeof value === "string" ? JSON.parse(value) : value) as Record<string, unknown>[];
+  const rows = jsonValue<Record<string, unknown>[]>(value);
   return rows.map((row) => ({
     id: row.id as string,
     kind: row.kind as IdentityRow["kind"],

@@ -6,6 +6,7 @@ import type { Tenant } from "@/lib/tenants";
 import { lockUser, requirePlatformUser } from "@/lib/users";
 import { mergePatch, type JsonValue } from "./merge-patch";
 import { deleteMetadataRow, findMetadataRow, upsertMetadataRow, type MetadataColumns } from "./store";
+import { jsonValue } from "@/lib/db/json";
 
 /** The three kinds of user metadata, by their wire names. */
 export const METADATA_KINDS = ["public_metadata", "private_metadata", "unsafe_metadata"] as const;
@@ -56,7 +57,7 @@ export async function readUserMetadata(tenantId: string, userId: string): Promis
 export function visibleMetadataFromJson(
   value: unknown,
 ): Pick<UserMetadata, "public_metadata" | "unsafe_metadata"> {
-  const row = (typeof value === "string" ? JSON.parse(value) : value) as Record<string, unknown> | null;
+  const row = jsonValue<Record<string, unknown> | null>(value);
   const metadata: UserMetadata = {};
   for (const kind of ["public_metadata", "unsafe_metadata"] as const) {
     const found = nonEmpty(row?.[kind]);

@@ -3,8 +3,9 @@ import { randomUUID } from "node:crypto";
 import type { AuditEvent } from "@/lib/audit";
 import { auditCtes } from "@/lib/audit/fragments";
 import { executor, rowsOf } from "@/lib/db";
+import { jsonValue } from "@/lib/db/json";
 import { sessions, type SessionRow } from "@/lib/db/schema";
-import { primaryEmailOf } from "@/lib/emails/fragments";
+import { primaryAddressOf, type PrimaryAddress } from "@/lib/emails/fragments";
 import type { User } from "@/lib/users";
 import { signInNoted, userFromJson, userJsonOf } from "@/lib/users/fragments";
 import { UUID_PATTERN } from "@/lib/tenants/tenant";
@@ -35,9 +36,6 @@ interface SessionJson {
   expires_at: string;
 }
 
-const parsed = <T>(value: unknown): T =>
-  typeof value === "string" ? (JSON.parse(value) as T) : (value as T);
-
 function sessionFromJson(row: SessionJson): SessionRow {
   return {
     id: row.id,
@@ -57,7 +55,7 @@ function sessionFromJson(row: SessionJson): SessionRow {
 export interface SignInSession {
   session: SessionRow;
   trimmed: SessionRow[];
-  primaryEmail: { address: string; verified: boolean } | null;
+  primaryEmail: PrimaryAddress | null;
 }
 
 /**
@@ -114,14 +112,14 @@ export async function insertSignInSession(
       )}
       select row_to_json(inserted) as session,
         (select coalesce(json_agg(row_to_json(trimmed) order by trimmed.created_at), '[]'::json) from trimmed) as trimmed,
-        ${primaryEmailOf(tenantId, userId)} as email
+        ${primaryAddressOf(tenantId)(userId)} as email
       from inserted`),
   );
   if (!row) return undefined;
   return {
-    session: sessionFromJson(parsed<SessionJson>(row.session)),
-    trimmed: parsed<SessionJson[]>(row.trimmed).map(sessionFromJson),
-    primaryEmail: parsed<{ address: string; verified: boolean } | null>(row.email),
+    session: sessionFromJson(jsonValue<SessionJson>(row.session)),
+    trimmed: jsonValue<SessionJson[]>(row.trimmed).map(sessionFromJson),
+    primaryEmail: jsonValue<PrimaryAddress | null>(row.email),
   };
 }
 

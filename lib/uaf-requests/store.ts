@@ -388,36 +388,15 @@ export async function insertRegistration(
 
 /**
  * Stores the new sign counter if the stored one is still the one the assertion was checked against
- * (compare-and-set): of two assertions racing with the same counter only one wins.
+ * (compare-and-set): of two assertions racing with the same counter only one wins. With `audit`, the
+ * record is written by the same statement (nothing when the counter moved meanwhile).
  */
 export async function advanceSignCounter(
   tenantId: string,
   deviceId: string,
   expected: number,
   next: number,
-): Promise<boolean> {
-  const db = await executor();
-  const rows = await db
-    .update(uafRegistrations)
-    .set({ signCounter: next, lastUsedAt: sql`now()` })
-    .where(
-      and(
-        eq(uafRegistrations.tenantId, tenantId),
-        eq(uafRegistrations.id, deviceId),
-        eq(uafRegistrations.signCounter, expected),
-      ),
-    )
-    .returning({ id: uafRegistrations.id });
-  return rows.length === 1;
-}
-
-/** advanceSignCounter, recording `audit` with the change (nothing when the counter moved meanwhile). */
-export async function advanceSignCounterWithAudit(
-  tenantId: string,
-  deviceId: string,
-  expected: number,
-  next: number,
-  audit: AuditEvent,
+  audit?: AuditEvent,
 ): Promise<boolean> {
   const db = await executor();
   const update = db
@@ -431,7 +410,8 @@ export async function advanceSignCounterWithAudit(
       ),
     )
     .returning({ id: uafRegistrations.id });
-  return (await writeWithAuditEvent(tenantId, audit, update)).length === 1;
+  const rows = audit ? await writeWithAuditEvent(tenantId, audit, update) : await update;
+  return rows.length === 1;
 }
 
 export async function renameRegistration(tenantId: string, deviceId: string, name: string): Promise<boolean> {

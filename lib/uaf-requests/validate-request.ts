@@ -20,7 +20,6 @@ import { EXPIRED_ERROR, toAuthenticatorRequest, type AuthenticatorRequest } from
 import { serverDataKey } from "./server-data";
 import {
   advanceSignCounter,
-  advanceSignCounterWithAudit,
   claimRequest,
   replaceClaimedOutcome,
   completeRequest,
@@ -205,7 +204,7 @@ async function store(
       const { registration } = checked;
       const ok: RequestOutcome = { status: "OK", deviceId: registration.id };
       if (!(await claimRequest(tenant.id, record.id, ok, oobTokenHash, undefined))) throw new ClaimLost();
-      const advanced = await advanceSignCounterWithAudit(
+      const advanced = await advanceSignCounter(
         tenant.id,
         registration.id,
         registration.signCounter,

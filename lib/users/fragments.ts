@@ -2,6 +2,7 @@ import { getTableName, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { users } from "@/lib/db/schema";
 import type { User } from "./user";
+import { jsonValue } from "@/lib/db/json";
 
 /**
  * The external id of the tenant's user named by `userId`, another table's column, as a scalar subquery:
@@ -79,7 +80,7 @@ export function userJsonOf(tenantId: string, userId: AnyPgColumn): SQL<unknown> 
 /** A user as `userJsonOf` gives it (a driver may hand JSON over as text); undefined for null. */
 export function userFromJson(value: unknown): User | undefined {
   if (value === null || value === undefined) return undefined;
-  const row = (typeof value === "string" ? JSON.parse(value) : value) as Record<string, string | null>;
+  const row = jsonValue<Record<string, string | null>>(value);
   const date = (text: string | null) => (text === null ? null : new Date(text));
   return {
     id: row.id!,
