@@ -1,6 +1,7 @@
 import { and, asc, count, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import { executor, getDatabase, inTransaction, rowsOf } from "@/lib/db";
+import { executor, rowsOf } from "@/lib/db";
+import { embeddedCache } from "@/lib/db/embedded-cache";
 import { sessionIsLive } from "@/lib/sessions/fragments";
 import { userIsActive } from "@/lib/users/fragments";
 import {
@@ -251,63 +252,30 @@ export async function updateClientRow(
 }
 
 /**
- * Clients as read outside a transaction, kept in process memory **on the embedded database only** (as
- * lib/tenants/cache.ts keeps tenants): one process opens a PGlite folder, so every change of a client goes
- * through this file's writes, which forget them all before and after the write; a read that raced with a
- * write is not kept (the generation moved). On Postgres other instances change clients too: every request
- * reads its client. Entries are frozen: no caller can change what the next one reads.
+ * Clients, kept in memory on the embedded database only (lib/db/embedded-cache.ts): every write of a
+ * client goes through this file, which empties the cache before and after it. On Postgres every request
+ * reads its client.
  */
-const CLIENT_CACHE = Symbol.for("sesame.openidClientCache");
-const MAX_CLIENTS = 1_000;
-
-function clientCache(): { generation: number; rows: Map<string, OauthClientRow> } {
-  const holder = globalThis as { [CLIENT_CACHE]?: { generation: number; rows: Map<string, OauthClientRow> } };
-  return (holder[CLIENT_CACHE] ??= { generation: 0, rows: new Map() });
-}
-
-/** Called around every write of a client (the cache is per process and only used on PGlite). */
-function forgetClients(): void {
-  const cache = clientCache();
-  cache.generation += 1;
-  cache.rows.clear();
-}
+const clients = embeddedCache<OauthClientRow | undefined>("openidClients");
 
 async function forgettingClients<T>(write: () => Promise<T>): Promise<T> {
-  forgetClients();
+  clients.forget();
   try {
     return await write();
   } finally {
-    forgetClients();
+    clients.forget();
   }
 }
 
-export async function findClientRow(tenantId: string, clientId: string): Promise<OauthClientRow | undefined> {
-  const cacheable = !inTransaction() && (await getDatabase()).kind === "pglite";
-  const cache = clientCache();
-  const key = `${tenantId}|${clientId}`;
-  if (cacheable) {
-    const cached = cache.rows.get(key);
-    if (cached) return cached;
-  }
-  const generation = cache.generation;
-  const db = await executor();
-  const [row] = await db
-    .select()
-    .from(oauthClients)
-    .where(and(eq(oauthClients.tenantId, tenantId), eq(oauthClients.clientId, clientId)));
-  if (!row || !cacheable || cache.generation !== generation) return row;
-  if (cache.rows.size >= MAX_CLIENTS) cache.rows.clear();
-  const kept = structuredClone(row);
-  deepFreeze(kept);
-  cache.rows.set(key, kept);
-  return kept;
-}
-
-function deepFreeze(value: unknown): void {
-  if (value && typeof value === "object" && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
+export function findClientRow(tenantId: string, clientId: string): Promise<OauthClientRow | undefined> {
+  return clients.read(`${tenantId}|${clientId}`, async () => {
+    const db = await executor();
+    const [row] = await db
+      .select()
+      .from(oauthClients)
+      .where(and(eq(oauthClients.tenantId, tenantId), eq(oauthClients.clientId, clientId)));
+    return row;
+  });
 }
 
 /** A page of the tenant's clients, oldest first, and how many there are. */
