@@ -5,15 +5,19 @@
  * must not crash, its RSS stays bounded, every refused request is a clean 503 with Retry-After, and the
  * admitted requests' p99 is compared with the normal load's. A benchmark, not a test: it prints figures.
  *
- * Environment: BENCH_SECONDS, BENCH_CLIENTS (default 1000), DATABASE_URL (Postgres; unset: PGlite),
- * SESAME_MAX_REQUESTS_IN_FLIGHT (passed on to the server).
+ * On Postgres (a throwaway Postgres 15 the benchmark starts), the overload is repeated with the database
+ * stopped: every answer must still be a quick 503, and logins must succeed again soon after it is back.
+ *
+ * Usage: `npm run bench:overload [-- --store pglite|postgres|both]` (default both). Environment:
+ * BENCH_SECONDS (default 60), BENCH_CLIENTS (default 1000), SESAME_MAX_REQUESTS_IN_FLIGHT (passed on to
+ * the server).
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { freePort } from "@/scripts/lib/postgres";
+import { freePort, startPostgres } from "@/scripts/lib/postgres";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 60);
 const clients = Number(process.env.BENCH_CLIENTS ?? 1000);
@@ -23,6 +27,8 @@ interface Sample {
   ms: number;
   retryAfter: string | undefined;
   error?: string;
+  /** When it was sent (performance.now()). */
+  at?: number;
 }
 
 let sent = 0;
@@ -68,7 +74,7 @@ function rssMb(pid: number): number {
   return Number(status.match(/VmRSS:\s+(\d+)/)?.[1] ?? 0) / 1024;
 }
 
-async function load(url: string, concurrency: number, durationMs: number, pid: number) {
+async function load(url: string, concurrency: number, durationMs: number, pid: number, label: string) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   const samples: Sample[] = [];
   let peakRss = 0;
@@ -77,8 +83,9 @@ async function load(url: string, concurrency: number, durationMs: number, pid: n
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (Date.now() < until) {
+        const at = performance.now();
         const sample = await post(agent, url);
-        samples.push(sample);
+        samples.push({ ...sample, at });
         // A refused request waits as Retry-After says (a well-behaved client), at most 1 s.
         if (sample.status === 503)
           await new Promise((r) => setTimeout(r, Math.min(1000, Number(sample.retryAfter ?? 1) * 1000)));
@@ -87,6 +94,14 @@ async function load(url: string, concurrency: number, durationMs: number, pid: n
   );
   clearInterval(sampler);
   agent.destroy();
+  // BENCH_SAMPLES=prefix: every sample of the phase as JSON lines (<prefix>-<store>-<phase>.jsonl), to see when the slow ones were sent.
+  if (process.env.BENCH_SAMPLES) {
+    const first = Math.min(...samples.map((s) => s.at ?? 0));
+    fs.writeFileSync(
+      `${process.env.BENCH_SAMPLES}-${label}.jsonl`,
+      samples.map((s) => JSON.stringify({ ...s, at: Math.round((s.at ?? 0) - first) })).join("\n"),
+    );
+  }
   const ok = samples.filter((s) => s.status === 200);
   const refused = samples.filter((s) => s.status === 503);
   const other = samples.filter((s) => s.status !== 200 && s.status !== 503);
@@ -119,52 +134,110 @@ async function load(url: string, concurrency: number, durationMs: number, pid: n
   };
 }
 
-async function main() {
+interface Run {
+  store: "pglite" | "postgres";
+  clients: number;
+  seconds: number;
+  maxInFlight: string;
+  normal: Awaited<ReturnType<typeof load>>;
+  overload: Awaited<ReturnType<typeof load>>;
+  /** Postgres only: the same overload with the database stopped, then how soon logins succeed again. */
+  outage?: Awaited<ReturnType<typeof load>> & { recoveredAfterMs: number };
+  survived: boolean;
+  exitCode: number | null;
+  p99Ratio: number;
+}
+
+/** Sends one request a 100 ms until it is answered 200; resolves with the time that took. */
+async function recovery(url: string): Promise<number> {
+  const agent = new http.Agent({ keepAlive: false });
+  const started = performance.now();
+  for (;;) {
+    const sample = await post(agent, url);
+    if (sample.status === 200) return Math.round(performance.now() - started);
+    if (performance.now() - started > 60_000) return Number.NaN;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function run(store: "pglite" | "postgres"): Promise<Run> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sesame-overload-"));
+  // Postgres: a throwaway Postgres 15 of the benchmark's own, so that it can be stopped for the outage.
+  const postgres = store === "postgres" ? await startPostgres() : undefined;
+  postgres?.createDatabase("sesame");
   const server = spawn("node", ["scripts/server.mjs"], {
     env: {
       ...process.env,
       PORT: String(port),
       SESAME_DATA_DIR: dataDir,
-      DATABASE_URL: process.env.DATABASE_URL ?? "",
+      DATABASE_URL: postgres?.url("sesame") ?? "",
       LOG_LEVEL: "error",
       SESAME_TRUSTED_PROXIES: "127.0.0.1/32",
       NODE_OPTIONS: "--max-old-space-size=256",
     },
     stdio: ["ignore", "pipe", "inherit"],
   });
-  let output = "";
-  server.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => server.on("exit", resolve));
-  while (!/authenticator key\s+sesame_authenticator_\S+/.test(output)) {
-    if (server.exitCode !== null) throw new Error(`the server exited:\n${output}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  const demo = JSON.parse(fs.readFileSync(path.join(dataDir, "demo-keys.json"), "utf8")) as {
-    tenantId: string;
-  };
-  const url = `http://127.0.0.1:${port}/passkey/${demo.tenantId}/login/initialize`;
-  const pid = server.pid as number;
+  try {
+    let output = "";
+    server.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => server.on("exit", resolve));
+    while (!/authenticator key\s+sesame_authenticator_\S+/.test(output)) {
+      if (server.exitCode !== null) throw new Error(`the server exited:\n${output}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const demo = JSON.parse(fs.readFileSync(path.join(dataDir, "demo-keys.json"), "utf8")) as {
+      tenantId: string;
+    };
+    const url = `http://127.0.0.1:${port}/passkey/${demo.tenantId}/login/initialize`;
+    const pid = server.pid as number;
 
-  const normal = await load(url, 16, 10_000, pid);
-  const overload = await load(url, clients, seconds * 1000, pid);
-  const alive = server.exitCode === null;
-  server.kill("SIGTERM");
-  const code = await exited;
-  const result = {
-    store: process.env.DATABASE_URL ? "postgres" : "pglite",
-    clients,
-    seconds,
-    normal,
-    overload,
-    survived: alive,
-    exitCode: code,
-    p99Ratio: Number((overload.admittedP99Ms / normal.admittedP99Ms).toFixed(2)),
-  };
-  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    // A warm-up first: the first requests after the start compile code and fill caches.
+    await load(url, 16, 5_000, pid, `${store}-warm-up`);
+    const normal = await load(url, 16, 10_000, pid, `${store}-normal`);
+    const overload = await load(url, clients, seconds * 1000, pid, `${store}-overload`);
+    let outage: Run["outage"];
+    if (postgres) {
+      postgres.stop();
+      const during = await load(url, clients, seconds * 1000, pid, `${store}-outage`);
+      postgres.start();
+      outage = { ...during, recoveredAfterMs: await recovery(url) };
+    }
+    const alive = server.exitCode === null;
+    server.kill("SIGTERM");
+    const code = await exited;
+    return {
+      store,
+      clients,
+      seconds,
+      maxInFlight: process.env.SESAME_MAX_REQUESTS_IN_FLIGHT ?? "default",
+      normal,
+      overload,
+      outage,
+      survived: alive,
+      exitCode: code,
+      p99Ratio: Number((overload.admittedP99Ms / normal.admittedP99Ms).toFixed(2)),
+    };
+  } finally {
+    if (server.exitCode === null) server.kill("SIGKILL");
+    postgres?.destroy();
+  }
+}
+
+async function main() {
+  const wanted = process.argv.includes("--store")
+    ? process.argv[process.argv.indexOf("--store") + 1]
+    : "both";
+  if (!["pglite", "postgres", "both"].includes(wanted ?? "")) {
+    throw new Error("--store takes pglite, postgres or both");
+  }
+  const stores = wanted === "both" ? (["pglite", "postgres"] as const) : [wanted as "pglite" | "postgres"];
   fs.mkdirSync("bench/results", { recursive: true });
-  fs.writeFileSync(`bench/results/overload-${result.store}.json`, `${JSON.stringify(result, null, 2)}\n`);
+  for (const store of stores) {
+    const result = await run(store);
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    fs.writeFileSync(`bench/results/overload-${store}.json`, `${JSON.stringify(result, null, 2)}\n`);
+  }
 }
 
 await main();

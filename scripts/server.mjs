@@ -20,9 +20,10 @@
  * worker hands back the deliveries it could not finish, the database closes, and the process exits 0
  * (1 when the grace period cut requests short). docs/operations.md has the Kubernetes settings.
  *
- * Admission control: with SESAME_MAX_REQUESTS_IN_FLIGHT requests in flight (default 256), another is
- * answered at once with 503 and Retry-After in its surface's error shape (scripts/lib/admission.mjs); the
- * health probes are always admitted.
+ * Admission control: requests begin one at a time, a few turns of the event loop apart (see `turn`); with
+ * SESAME_MAX_REQUESTS_IN_FLIGHT requests begun or waiting to begin (default 24), another is answered at
+ * once with 503 and Retry-After in its surface's error shape (scripts/lib/admission.mjs), on a connection
+ * that stays open; the health probes are always admitted and skip the line.
  *
  * Environment: PORT (default 3000), SESAME_ADMIN_PORT (unset: one port), SESAME_SHUTDOWN_GRACE_SECONDS,
  * SESAME_MAX_REQUESTS_IN_FLIGHT, and all of Sesame's settings, which the app validates at boot.
@@ -107,6 +108,14 @@ function appendSocketAddress(req) {
 
 const DIRECT_ROUTES = Symbol.for("sesame.directRoutes");
 
+/**
+ * Connections the kernel may hold for the event loop to accept (Linux caps it at net.core.somaxconn,
+ * 4096 by default since 5.4). Node's default, 511, overflows when a thousand clients connect at once: the
+ * kernel then drops their SYNs, which clients resend after 1, 3, 7, 15, 31 and 63 s, so a request's
+ * time grows by a minute before Sesame ever sees it (docs/operations.md, overload).
+ */
+const LISTEN_BACKLOG = 4096;
+
 const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 // So that `npm start` or `npm run build` in this folder does not rebuild `.next` under this server.
 registerServer(dir);
@@ -120,11 +129,11 @@ const handle = app.getRequestHandler();
 // Listening first and holding requests until Next.js is ready, as `next start` does, so the banner
 // instrumentation.ts prints during prepare() means the port already answers.
 server.on("error", (error) => fail(`The server could not listen on port ${port}: ${error.message}`));
-server.listen(port);
+server.listen({ port, backlog: LISTEN_BACKLOG });
 adminServer?.on("error", (error) =>
   fail(`The server could not listen on the admin port ${adminPort}: ${error.message}`),
 );
-adminServer?.listen(adminPort, () => {
+adminServer?.listen({ port: adminPort, backlog: LISTEN_BACKLOG }, () => {
   process.stdout.write(`Admin port ${adminPort}: admin API, /metrics and console (a 404 on port ${port})\n`);
 });
 const ready = app.prepare();
@@ -180,12 +189,53 @@ function closeIdleKeepAlive() {
  */
 const acceptQueued = () => new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 
+/**
+ * Requests begin one at a time, in the order they came, a few turns of the event loop apart. libuv
+ * accepts one connection per turn (since 1.45), and on the embedded database a request often runs to
+ * its end without yielding (PGlite answers in the same thread): if every request read in a turn began
+ * at once, a turn would last as long as all of them, new connections would wait in the kernel's accept
+ * queue for seconds, and the queue of requests would be in the sockets, where nothing counts it. Begun
+ * one by one, the requests waiting their turn are counted in flight, so SESAME_MAX_REQUESTS_IN_FLIGHT
+ * bounds them, and turns stay short, so connections are accepted faster than requests are served.
+ * Health probes skip the line. On Postgres a request yields at its first statement, so the line is
+ * short and costs a few microseconds.
+ * @type {(() => void)[]}
+ */
+const waiting = [];
+/**
+ * Turns of the loop between two requests' beginnings while requests wait: each turn accepts one more
+ * waiting connection and reads what the open ones sent, so a thousand clients connecting at once are
+ * accepted in about 1000 / 16 requests' time rather than 1000. An empty turn costs about 2 µs.
+ */
+const TURNS_PER_REQUEST = 16;
+let turnsLeft = 0;
+function beginNext() {
+  if (--turnsLeft > 0) {
+    setImmediate(beginNext);
+    return;
+  }
+  waiting.shift()?.();
+  // Once the line is empty, the next request begins at the next turn.
+  turnsLeft = waiting.length > 0 ? TURNS_PER_REQUEST : 0;
+  if (waiting.length > 0) setImmediate(beginNext);
+}
+/** Resolves when it is this request's turn to begin. */
+function turn() {
+  return new Promise((resolve) => {
+    if (waiting.push(resolve) === 1) setImmediate(beginNext);
+  });
+}
+
 /** @param {"public" | "admin"} listener */
 const serve = (listener) => async (req, res) => {
-  if (inFlight >= maxInFlight && !isExempt(req.url)) {
+  const exempt = isExempt(req.url);
+  if (inFlight >= maxInFlight && !exempt) {
     shed++;
     req.socket[SERVED] = true;
     const answer = overloadAnswer(req.url, OVERLOAD_RETRY_AFTER_SECONDS);
+    // The connection stays open (unless draining): a client told to come back in a second comes back
+    // on it, rather than with a new connection each time, which costs more than the refusal.
+    if (closing) answer.headers.connection = "close";
     res.writeHead(answer.status, answer.headers);
     res.end(answer.body);
     return;
@@ -206,6 +256,7 @@ const serve = (listener) => async (req, res) => {
   }
   try {
     await ready;
+    if (!exempt) await turn();
     appendSocketAddress(req);
     // The Passkey API's hot ceremony routes, by their own handlers without Next.js's routing
     // (lib/http/direct.ts, installed by instrumentation.ts); false for anything else.

@@ -29,7 +29,6 @@ export function overloadAnswer(url, retryAfterSeconds) {
     "content-type": "application/json",
     "cache-control": "no-store",
     "retry-after": String(retryAfterSeconds),
-    connection: "close",
   };
   let body;
   if (path.startsWith("/passkey/")) {
@@ -49,7 +48,7 @@ export function overloadAnswer(url, retryAfterSeconds) {
   return { status: 503, headers, body: JSON.stringify(body) };
 }
 
-/** `SESAME_MAX_REQUESTS_IN_FLIGHT`: a whole number from 1 to 100000 (default 256), or an error text. */
+/** `SESAME_MAX_REQUESTS_IN_FLIGHT`: a whole number from 1 to 100000 (default 24), or an error text. */
 export function maxInFlightProblem(text) {
   if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > 100_000) {
     return "must be a whole number from 1 to 100000";
@@ -57,5 +56,5 @@ export function maxInFlightProblem(text) {
   return undefined;
 }
 
-export const DEFAULT_MAX_IN_FLIGHT = 256;
+export const DEFAULT_MAX_IN_FLIGHT = 24;
 export const OVERLOAD_RETRY_AFTER_SECONDS = 1;
