@@ -96,7 +96,7 @@ async function load(url: string, concurrency: number, durationMs: number, pid: n
   agent.destroy();
   // BENCH_SAMPLES=prefix: every sample of the phase as JSON lines (<prefix>-<store>-<phase>.jsonl), to see when the slow ones were sent.
   if (process.env.BENCH_SAMPLES) {
-    const first = Math.min(...samples.map((s) => s.at ?? 0));
+    const first = samples.reduce((least, s) => Math.min(least, s.at ?? Infinity), Infinity);
     fs.writeFileSync(
       `${process.env.BENCH_SAMPLES}-${label}.jsonl`,
       samples.map((s) => JSON.stringify({ ...s, at: Math.round((s.at ?? 0) - first) })).join("\n"),
