@@ -127,6 +127,8 @@ function rootOf(error: unknown): { code?: unknown } {
  * more is safe.
  */
 const NEVER_SENT = new Set([
+  // A statement pipelined behind another on a connection that closed cleanly (markNeverExecuted).
+  "STATEMENT_NOT_EXECUTED",
   "ECONNREFUSED",
   "CONNECT_TIMEOUT",
   "ENOTFOUND",
@@ -157,10 +159,62 @@ const AWAY = new Set([
   "25006", // read_only_sql_transaction: connected to a standby
 ]);
 
+/**
+ * The connection ended under the statement. On a statement that had begun on the server, it may have
+ * run; on a transaction's `BEGIN` (before any of its work), nothing ran that a second attempt repeats.
+ */
+const CONNECTION_LOST = new Set(["CONNECTION_CLOSED", "ECONNRESET", "EPIPE", "57P01", "57P02"]);
+
 /** True when `error` proves the statement never reached the server (it can be sent once more). */
 export function neverReachedServer(error: unknown): boolean {
   const { code } = rootOf(error);
   return typeof code === "string" && NEVER_SENT.has(code);
+}
+
+/** True when `error` says the connection ended under the statement (or never opened). */
+export function connectionLost(error: unknown): boolean {
+  const { code } = rootOf(error);
+  return typeof code === "string" && (CONNECTION_LOST.has(code) || NEVER_SENT.has(code));
+}
+
+/**
+ * Marks the pool's statements that a closed connection failed before the server began them, with the
+ * code STATEMENT_NOT_EXECUTED, which `guarded` sends once more. postgres.js tells a statement that is
+ * running on its connection (`active`) from one that waits behind it (pipelined) or for the connection
+ * to open; a statement failed while not active, by:
+ * - CONNECTION_CLOSED: it was pipelined. Postgres runs a connection's statements one at a time and
+ *   flushes each one's ReadyForQuery before it reads the next, and a clean close delivers all the server
+ *   sent: the ReadyForQuery before this one never came, so the server never began it.
+ * - 57P01/57P02 (the server's FATAL): it was waiting for its connection to reopen. postgres.js keeps the
+ *   FATAL that ended a connection under a running statement and fails with it the first statement of
+ *   the reconnected connection, at the startup's ReadyForQuery, before that statement is written.
+ * The statement that was running keeps its CONNECTION_CLOSED (it may have committed) and is answered
+ * 503: at most one per connection. A reset (ECONNRESET, EPIPE) proves nothing: what the server sent
+ * before it may be lost.
+ */
+export function markNeverExecuted<S extends { unsafe: (...args: never[]) => unknown }>(client: S): S {
+  const unsafe = client.unsafe;
+  client.unsafe = function (this: unknown, ...args: never[]) {
+    const query = unsafe.apply(this, args) as { active?: boolean; reject?: (error: unknown) => void };
+    const reject = query.reject;
+    if (typeof reject === "function") {
+      query.reject = (error) => {
+        const code = (error as { code?: unknown } | null)?.code;
+        reject(query.active === false && NOT_BEGUN.has(code) ? new StatementNotExecuted(error) : error);
+      };
+    }
+    return query;
+  } as S["unsafe"];
+  return client;
+}
+
+const NOT_BEGUN = new Set<unknown>(["CONNECTION_CLOSED", "57P01", "57P02"]);
+
+class StatementNotExecuted extends Error {
+  readonly code = "STATEMENT_NOT_EXECUTED";
+  constructor(cause: unknown) {
+    super("The connection closed before the server began the statement", { cause });
+  }
 }
 
 /** True when `error` means the database is unreachable or went away (answered 503, never 500). */
@@ -173,11 +227,14 @@ export function isDatabaseAway(error: unknown): boolean {
 
 /**
  * Runs one statement (or one transaction) of the request pool: within the request's deadline, once more
- * when the first attempt provably never reached the server, and with DATABASE_UNAVAILABLE for any
- * failure that means the database is away. `canRetry` says whether trying again is still safe (a
- * transaction: only while its work has not started).
+ * when the first attempt's failure proves that trying again repeats nothing (`mayRetry`; a statement:
+ * it never reached the server), and with DATABASE_UNAVAILABLE for any failure that means the database
+ * is away.
  */
-export async function guarded<T>(run: () => Promise<T>, canRetry: () => boolean = () => true): Promise<T> {
+export async function guarded<T>(
+  run: () => Promise<T>,
+  mayRetry: (error: unknown) => boolean = neverReachedServer,
+): Promise<T> {
   const work = databaseWork();
   if (work.inFlight >= MAX_QUEUED_STATEMENTS && deadlines.getStore()?.open) {
     work.shed++;
@@ -188,7 +245,7 @@ export async function guarded<T>(run: () => Promise<T>, canRetry: () => boolean 
   try {
     return await withinDeadline(run());
   } catch (first) {
-    if (!(first instanceof DatabaseUnavailable) && neverReachedServer(first) && canRetry()) {
+    if (!(first instanceof DatabaseUnavailable) && mayRetry(first)) {
       work.retried++;
       try {
         return await withinDeadline(run());

@@ -3,7 +3,7 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import * as schema from "./schema";
-import { guarded, onReadOnlyServer, POOL_SETTINGS } from "./availability";
+import { connectionLost, guarded, markNeverExecuted, onReadOnlyServer, POOL_SETTINGS } from "./availability";
 import { backupSocketPath, dumpPglite, serveBackups, type Dumpable } from "./backup";
 import { acquireDataDirLock } from "./pglite-lock";
 import { poolApplicationName, readOnlySweeper, type PoolHosts } from "./read-only";
@@ -106,8 +106,10 @@ const GUARDED = Symbol.for("sesame.guardedStatements");
 /**
  * Every statement and transaction on Postgres goes through `guarded` (lib/db/availability.ts): bounded by
  * the request's deadline, sent once more when the first attempt provably never reached the server, and
- * failing with DATABASE_UNAVAILABLE (503) when the database is away. A transaction is tried again only
- * while its work has not begun (the connection could not be had).
+ * failing with DATABASE_UNAVAILABLE (503) when the database is away. A transaction is tried again when
+ * its connection was lost before its work began (its `BEGIN` failed): nothing of it ran. One whose work
+ * had begun is not, although it never committed: its work would run twice, with whatever it does besides
+ * statements. It held its connection alone, so it is that connection's one failed request.
  */
 async function guardPostgresStatements(): Promise<void> {
   const { PostgresJsPreparedQuery, PostgresJsSession } = await import("drizzle-orm/postgres-js/session");
@@ -141,7 +143,7 @@ async function guardPostgresStatements(): Promise<void> {
     };
     return guarded(
       () => transaction.call(this, start, config),
-      () => !begun,
+      (error) => !begun && connectionLost(error),
     );
   };
 }
@@ -182,15 +184,17 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
 
   await preparePostgresStatements();
   await guardPostgresStatements();
-  const client = postgres(url, {
-    max: 10,
-    onnotice: () => {},
-    connect_timeout: POOL_SETTINGS.connectTimeoutSeconds,
-    backoff: POOL_SETTINGS.backoff,
-    idle_timeout: 60,
-    ...sessionAttributes(url),
-    connection: { application_name: poolApplicationName() },
-  });
+  const client = markNeverExecuted(
+    postgres(url, {
+      max: 10,
+      onnotice: () => {},
+      connect_timeout: POOL_SETTINGS.connectTimeoutSeconds,
+      backoff: POOL_SETTINGS.backoff,
+      idle_timeout: 60,
+      ...sessionAttributes(url),
+      connection: { application_name: poolApplicationName() },
+    }),
+  );
   // A statement answered 25006: end the pool's connections to read-only servers (lib/db/read-only.ts).
   const options = client.options as unknown as PoolHosts & { connection: { application_name: string } };
   const sweep = readOnlySweeper(url, options, options.connection.application_name);
