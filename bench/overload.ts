@@ -10,7 +10,7 @@
  *
  * Usage: `npm run bench:overload [-- --store pglite|postgres|both]` (default both). Environment:
  * BENCH_SECONDS (default 60), BENCH_CLIENTS (default 1000), SESAME_MAX_REQUESTS_IN_FLIGHT (passed on to
- * the server).
+ * the server), BENCH_NODE_OPTIONS (the server's NODE_OPTIONS, default `--max-old-space-size=256` as `npm start`).
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -174,7 +174,7 @@ async function run(store: "pglite" | "postgres"): Promise<Run> {
       DATABASE_URL: postgres?.url("sesame") ?? "",
       LOG_LEVEL: "error",
       SESAME_TRUSTED_PROXIES: "127.0.0.1/32",
-      NODE_OPTIONS: "--max-old-space-size=256",
+      NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS ?? "--max-old-space-size=256",
     },
     stdio: ["ignore", "pipe", "inherit"],
   });
