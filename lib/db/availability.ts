@@ -127,7 +127,8 @@ function rootOf(error: unknown): { code?: unknown } {
  * more is safe.
  */
 const NEVER_SENT = new Set([
-  // A statement pipelined behind another on a connection that closed cleanly (markNeverExecuted).
+  // Failed before the server began it: pipelined behind the running statement on a connection that
+  // closed, or failed before it was written (markNeverExecuted).
   "STATEMENT_NOT_EXECUTED",
   "ECONNREFUSED",
   "CONNECT_TIMEOUT",
