@@ -17,6 +17,7 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
+import { parseArgs } from "node:util";
 import { freePort, startPostgres } from "@/scripts/lib/postgres";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 60);
@@ -134,15 +135,17 @@ async function load(url: string, concurrency: number, durationMs: number, pid: n
   };
 }
 
+type Phase = Awaited<ReturnType<typeof load>>;
+
 interface Run {
   store: "pglite" | "postgres";
   clients: number;
   seconds: number;
   maxInFlight: string;
-  normal: Awaited<ReturnType<typeof load>>;
-  overload: Awaited<ReturnType<typeof load>>;
+  normal: Phase;
+  overload: Phase;
   /** Postgres only: the same overload with the database stopped, then how soon logins succeed again. */
-  outage?: Awaited<ReturnType<typeof load>> & { recoveredAfterMs: number };
+  outage?: Phase & { recoveredAfterMs: number };
   survived: boolean;
   exitCode: number | null;
   p99Ratio: number;
@@ -225,10 +228,8 @@ async function run(store: "pglite" | "postgres"): Promise<Run> {
 }
 
 async function main() {
-  const wanted = process.argv.includes("--store")
-    ? process.argv[process.argv.indexOf("--store") + 1]
-    : "both";
-  if (!["pglite", "postgres", "both"].includes(wanted ?? "")) {
+  const wanted = parseArgs({ options: { store: { type: "string", default: "both" } } }).values.store;
+  if (!["pglite", "postgres", "both"].includes(wanted)) {
     throw new Error("--store takes pglite, postgres or both");
   }
   const stores = wanted === "both" ? (["pglite", "postgres"] as const) : [wanted as "pglite" | "postgres"];

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import http from "node:http";
+import type net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
@@ -100,6 +101,10 @@ test("past the bound on requests in flight: a quick 503 in the surface's shape, 
       status: 503,
     });
   }
+
+  // No refusal ended its connection (Node's client destroys a socket answered `Connection: close`).
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  for (const answer of refused) expect((answer.socket as net.Socket).destroyed).toBe(false);
 
   // The refused client comes back on the same connection, once the burst is over, and is served.
   const again = await post(agent, url, "198.18.1.1");
