@@ -10,7 +10,8 @@
  *
  * Usage: `npm run bench:overload [-- --store pglite|postgres|both]` (default both). Environment:
  * BENCH_SECONDS (default 60), BENCH_CLIENTS (default 1000), SESAME_MAX_REQUESTS_IN_FLIGHT (passed on to
- * the server), BENCH_NODE_OPTIONS (the server's NODE_OPTIONS, default `--max-old-space-size=256` as `npm start`).
+ * the server), BENCH_NODE_OPTIONS (the server's NODE_OPTIONS, default `--max-old-space-size=256` as `npm start`),
+ * MALLOC_ARENA_MAX (default 2, as `npm start`).
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -87,9 +88,9 @@ async function load(url: string, concurrency: number, durationMs: number, pid: n
         const at = performance.now();
         const sample = await post(agent, url);
         samples.push({ ...sample, at });
-        // A refused request waits as Retry-After says (a well-behaved client), at most 1 s.
+        // A refused request waits as Retry-After says (a well-behaved client), at most 10 s.
         if (sample.status === 503)
-          await new Promise((r) => setTimeout(r, Math.min(1000, Number(sample.retryAfter ?? 1) * 1000)));
+          await new Promise((r) => setTimeout(r, Math.min(10_000, Number(sample.retryAfter ?? 1) * 1000)));
       }
     }),
   );
@@ -178,6 +179,7 @@ async function run(store: "pglite" | "postgres"): Promise<Run> {
       LOG_LEVEL: "error",
       SESAME_TRUSTED_PROXIES: "127.0.0.1/32",
       NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS ?? "--max-old-space-size=256",
+      MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? "2",
     },
     stdio: ["ignore", "pipe", "inherit"],
   });

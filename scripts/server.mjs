@@ -35,10 +35,10 @@ import { clearInterval, clearTimeout, setImmediate, setInterval, setTimeout } fr
 import { fileURLToPath } from "node:url";
 import {
   DEFAULT_MAX_IN_FLIGHT,
-  OVERLOAD_RETRY_AFTER_SECONDS,
   isExempt,
   maxInFlightProblem,
   overloadAnswer,
+  overloadRetryAfter,
 } from "./lib/admission.mjs";
 import { answersOn, portProblem } from "./lib/listener-paths.mjs";
 import { registerServer } from "./lib/running-servers.mjs";
@@ -232,8 +232,8 @@ const serve = (listener) => async (req, res) => {
   if (inFlight >= maxInFlight && !exempt) {
     shed++;
     req.socket[SERVED] = true;
-    const answer = overloadAnswer(req.url, OVERLOAD_RETRY_AFTER_SECONDS);
-    // The connection stays open (unless draining): a client told to come back in a second comes back
+    const answer = overloadAnswer(req.url, overloadRetryAfter());
+    // The connection stays open (unless draining): a client told to come back in a few seconds comes back
     // on it, rather than with a new connection each time, which costs more than the refusal.
     if (closing) answer.headers.connection = "close";
     res.writeHead(answer.status, answer.headers);

@@ -7,7 +7,9 @@
  * The script puts `--max-old-space-size=256` in front of NODE_OPTIONS for the server: V8 sizes its old
  * generation from the machine's memory (4 GB on 24 GB) and lets a busy server pile up garbage before
  * collecting; the live heap is ≈ 45 MB, so 256 MB bounds the peak with room to spare (docs/memory.md).
- * A NODE_OPTIONS of the operator's own comes after it and wins.
+ * A NODE_OPTIONS of the operator's own comes after it and wins. It also sets MALLOC_ARENA_MAX=2 unless
+ * the operator set it: glibc gives each thread that allocates an arena of its own, and the arenas of
+ * libuv's and V8's threads held 60–70 MB more under load (docs/memory.md).
  *
  * `npm run build` writes the same fingerprint, so the `npm start` after it does not build again; while
  * a server runs from this folder, an out-of-date build is refused rather than rebuilt under it.

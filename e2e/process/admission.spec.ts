@@ -93,7 +93,7 @@ test("past the bound on requests in flight: a quick 503 in the surface's shape, 
   expect(served.length).toBeGreaterThanOrEqual(2);
   expect(refused.length).toBeGreaterThan(0);
   for (const answer of refused) {
-    expect(answer.retryAfter).toBe("1");
+    expect(["1", "2", "3"]).toContain(answer.retryAfter);
     expect(answer.connection).not.toBe("close");
     expect(JSON.parse(answer.body)).toEqual({
       title: ["Service Unavailable"],

@@ -6,4 +6,5 @@ export function overloadAnswer(
 ): { status: number; headers: Record<string, string>; body: string };
 export function maxInFlightProblem(text: string): string | undefined;
 export const DEFAULT_MAX_IN_FLIGHT: number;
-export const OVERLOAD_RETRY_AFTER_SECONDS: number;
+export const OVERLOAD_RETRY_AFTER_SECONDS: { min: number; max: number };
+export function overloadRetryAfter(random?: () => number): number;

@@ -57,4 +57,16 @@ export function maxInFlightProblem(text) {
 }
 
 export const DEFAULT_MAX_IN_FLIGHT = 24;
-export const OVERLOAD_RETRY_AFTER_SECONDS = 1;
+/** The shortest and longest Retry-After of a refusal, in seconds. */
+export const OVERLOAD_RETRY_AFTER_SECONDS = { min: 1, max: 3 };
+
+/**
+ * A refusal's Retry-After: a whole number of seconds drawn evenly from 1 to 3. Clients refused in the same
+ * moment would otherwise all come back in the same moment, a second later, and be refused together again:
+ * the spread breaks those waves up, and a refused client comes back about every 2 s instead of every 1 s
+ * (docs/operations.md, Overload).
+ */
+export function overloadRetryAfter(random = Math.random) {
+  const { min, max } = OVERLOAD_RETRY_AFTER_SECONDS;
+  return min + Math.min(max - min, Math.floor(random() * (max - min + 1)));
+}

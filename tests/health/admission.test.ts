@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { DatabaseUnavailable } from "@/lib/errors";
 import { presentError } from "@/lib/http/presenters";
-import { isExempt, maxInFlightProblem, overloadAnswer } from "@/scripts/lib/admission.mjs";
+import {
+  isExempt,
+  maxInFlightProblem,
+  overloadAnswer,
+  overloadRetryAfter,
+} from "@/scripts/lib/admission.mjs";
 
 /**
  * scripts/server.mjs refuses requests past SESAME_MAX_REQUESTS_IN_FLIGHT before Next.js sees them: the
@@ -22,6 +27,17 @@ describe("admission control", () => {
     expect(answer.status).toBe(503);
     expect(answer.headers["retry-after"]).toBe("1");
     expect(JSON.parse(answer.body)).toEqual(await presented.json());
+  });
+
+  it("spreads Retry-After evenly over 1 to 3 whole seconds", () => {
+    expect([0, 0.3, 0.34, 0.66, 0.67, 0.999999].map((r) => overloadRetryAfter(() => r))).toEqual([
+      1, 1, 2, 2, 3, 3,
+    ]);
+    const drawn = Array.from({ length: 3000 }, () => overloadRetryAfter());
+    for (const seconds of [1, 2, 3]) {
+      expect(drawn.filter((s) => s === seconds).length).toBeGreaterThan(800);
+    }
+    expect(drawn.every((s) => Number.isInteger(s) && s >= 1 && s <= 3)).toBe(true);
   });
 
   it("always admits the health probes, and only them", () => {
