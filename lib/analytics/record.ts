@@ -2,7 +2,7 @@ import { classifyEvent, type ClassifiedEvent, type Counted } from "./classify";
 import { utcDay } from "./days";
 import { bumpCounter } from "./store";
 
-export { counterCtes } from "./store";
+export { counterCtes, randomShard } from "./store";
 
 export { classifyEvent, type Counted };
 

@@ -1,9 +1,12 @@
-import { and, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
+import { and, eq, gte, inArray, lte, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { executor } from "@/lib/db";
 import { analyticsActiveUsers, analyticsDaily } from "@/lib/db/schema";
 
 /** Rows per counter: concurrent increments of one counter spread over this many rows. */
 export const SHARDS = 8;
+
+/** The shard an increment goes to. */
+export const randomShard = () => Math.floor(Math.random() * SHARDS);
 
 /**
  * The counter bump as common table expressions of a larger statement (lib/audit writes them with the
@@ -12,12 +15,12 @@ export const SHARDS = 8;
  * `created_at`; the day is that time's UTC date. No row in `source`, nothing counted.
  */
 export function counterCtes(
-  tenantId: string,
-  metric: string,
-  activeUser: string | undefined,
+  tenantId: string | Placeholder,
+  metric: string | Placeholder,
+  activeUser: string | Placeholder | undefined,
   source: SQL,
+  shard: number | Placeholder = randomShard(),
 ): SQL {
-  const shard = Math.floor(Math.random() * SHARDS);
   const day = sql`(${source}.created_at at time zone 'UTC')::date`;
   const counter = sql`analytics_counter as (
     insert into ${analyticsDaily} (tenant_id, day, metric, shard, value)

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { createTestTenant } from "@/tests/helpers/tenants";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { tenantAnalytics } from "@/lib/console/analytics";
 import { getDatabase } from "@/lib/db";
 import { tenants } from "@/lib/db/schema";
 import { queryAuditLogs } from "@/lib/audit-logs";
-import { listAuditEvents, recordAuditEvent, writeWithAuditEvent } from ".";
+import { auditedStatement, listAuditEvents, recordAuditEvent, writeWithAuditEvent } from ".";
 
 describe("audit log", () => {
   it("records tenant, type, actor, IP, user agent, request id and details", async () => {
@@ -91,6 +91,56 @@ describe("audit log", () => {
     const today = new Date().toISOString().slice(0, 10);
     const { totals } = await tenantAnalytics(tenant.id, { from: today, to: today, bucket: "day" });
     expect(totals.signups).toBe(1);
+  });
+
+  it("a statement built once writes the same record, for every shape of event, and nothing when it changed nothing", async () => {
+    const { tenant } = await createTestTenant();
+    let builds = 0;
+    const rename = auditedStatement((db) => {
+      builds++;
+      return db
+        .update(tenants)
+        .set({ name: sql`${sql.placeholder("name")}::text` })
+        .where(and(eq(tenants.id, sql.placeholder("id")), eq(tenants.name, sql.placeholder("from"))))
+        .returning({ name: tenants.name });
+    });
+    const plain = {
+      type: "tenant.renamed",
+      actor: "operator:o-1",
+      ip: "192.0.2.7",
+      userAgent: "u".repeat(600),
+      requestId: "req-9",
+      details: { why: "test", nested: { n: 1 } },
+      impersonatedBy: "admin-2",
+    };
+    expect(await rename(tenant.id, plain, { id: tenant.id, name: "One", from: "not its name" })).toEqual([]);
+    expect(await rename(tenant.id, plain, { id: tenant.id, name: "One", from: tenant.name })).toEqual([
+      { name: "One" },
+    ]);
+    // Counted events (a sign-up; a login with its active user) take the statement's other texts.
+    const signup = { type: "user.signup.succeeded", actor: "u-7", details: {} };
+    expect(await rename(tenant.id, signup, { id: tenant.id, name: "Two", from: "One" })).toEqual([
+      { name: "Two" },
+    ]);
+    const login = { type: "session.created", actor: "u-7", details: { amr: ["passkey"] } };
+    expect(await rename(tenant.id, login, { id: tenant.id, name: "Three", from: "Two" })).toEqual([
+      { name: "Three" },
+    ]);
+    expect(builds).toBe(3);
+
+    const [renamed] = (await listAuditEvents(tenant.id, { type: "tenant.renamed" })).items;
+    const reference = await recordAuditEvent(tenant.id, { ...plain, type: "tenant.renamed.reference" });
+    for (const key of ["actor", "ip", "userAgent", "requestId", "details"] as const) {
+      expect(renamed?.[key]).toEqual(reference[key]);
+    }
+    expect(renamed?.userAgent).toHaveLength(512);
+    expect(renamed?.details).toMatchObject({ impersonated_by: "admin-2", nested: { n: 1 } });
+    expect((await listAuditEvents(tenant.id, { type: "user.signup.succeeded" })).items).toHaveLength(1);
+    const today = new Date().toISOString().slice(0, 10);
+    const { totals, adoption } = await tenantAnalytics(tenant.id, { from: today, to: today, bucket: "day" });
+    expect(totals.signups).toBe(1);
+    expect(totals.logins.passkey).toBe(1);
+    expect(adoption.activeUsers).toBe(1);
   });
 
   it("refuses a malformed cursor", async () => {

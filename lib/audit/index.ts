@@ -1,4 +1,5 @@
 export {
+  auditedStatement,
   recordAuditEvent,
   writeWithAuditEvent,
   type AuditEvent,

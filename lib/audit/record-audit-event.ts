@@ -1,7 +1,13 @@
 import type { SQLWrapper } from "drizzle-orm";
+import type { Executor } from "@/lib/db";
 import type { AuditLogRow } from "@/lib/db/schema";
 import { countAuditEvent } from "@/lib/metrics";
-import { insertAuditEvent, insertWithAuditEvent, type AuditEvent } from "./events-store";
+import {
+  fixedInsertWithAuditEvent,
+  insertAuditEvent,
+  insertWithAuditEvent,
+  type AuditEvent,
+} from "./events-store";
 
 export type { AuditContext, AuditEvent } from "./events-store";
 
@@ -39,4 +45,18 @@ export async function writeWithAuditEvent<T>(
   const rows = await insertWithAuditEvent<T>(tenantId, event, statement);
   if (rows.length > 0) countAuditEvent(event.type);
   return rows;
+}
+
+/**
+ * {@link writeWithAuditEvent} for a hot statement whose SQL is built once (lib/db/statement.ts): `build`
+ * makes it with `sql.placeholder(name)` for each value; the returned function runs it with the call's
+ * `values` and its audit record, in one statement.
+ */
+export function auditedStatement<V extends Record<string, unknown>>(build: (db: Executor) => SQLWrapper) {
+  const insert = fixedInsertWithAuditEvent<V>(build);
+  return async <T>(tenantId: string, event: AuditEvent, values: V): Promise<T[]> => {
+    const rows = await insert<T>(tenantId, event, values);
+    if (rows.length > 0) countAuditEvent(event.type);
+    return rows;
+  };
 }

@@ -1,6 +1,7 @@
-import { and, eq, inArray, lt, sql } from "drizzle-orm";
-import { writeWithAuditEvent, type AuditEvent } from "@/lib/audit";
-import { executor } from "@/lib/db";
+import { and, eq, lt, sql } from "drizzle-orm";
+import { auditedStatement, type AuditEvent } from "@/lib/audit";
+import { executor, type Executor } from "@/lib/db";
+import { fixedStatement } from "@/lib/db/statement";
 import { flows, type FlowName, type FlowRow } from "@/lib/db/schema";
 import { UUID_PATTERN } from "@/lib/tenants/tenant";
 
@@ -8,6 +9,26 @@ export interface FlowState extends FlowRow {
   /** Past `expires_at` by the database clock (shared by every instance). */
   expired: boolean;
 }
+
+/** A JSON value as the text a `::jsonb` placeholder takes (SQL NULL for null). */
+const json = (value: unknown) => (value == null ? null : JSON.stringify(value));
+const p = sql.placeholder;
+
+const flowInsert = auditedStatement((db) =>
+  db
+    .insert(flows)
+    .values({
+      id: p("id"),
+      tenantId: p("tenantId"),
+      name: p("name"),
+      state: p("state"),
+      stash: sql`${p("stash")}::jsonb`,
+      payload: sql`${p("payload")}::jsonb`,
+      csrfHash: p("csrfHash"),
+      expiresAt: sql`now() + make_interval(secs => ${p("ttlSeconds")}::double precision)`,
+    })
+    .returning({ id: flows.id }),
+);
 
 /** Stores a new flow and, in the same statement, its audit record. */
 export async function insertFlow(
@@ -23,25 +44,43 @@ export async function insertFlow(
   },
   audit: AuditEvent,
 ): Promise<void> {
-  const { ttlSeconds, ...rest } = values;
-  const db = await executor();
-  const insert = db
-    .insert(flows)
-    .values({ ...rest, expiresAt: sql`now() + make_interval(secs => ${ttlSeconds})` })
-    .returning({ id: flows.id });
-  await writeWithAuditEvent(values.tenantId, audit, insert);
+  await flowInsert(values.tenantId, audit, {
+    ...values,
+    stash: json(values.stash),
+    payload: json(values.payload),
+  });
 }
+
+const flowRead = fixedStatement((db) =>
+  db
+    .select({ row: flows, expired: sql<boolean>`${flows.expiresAt} <= now()` })
+    .from(flows)
+    .where(and(eq(flows.tenantId, sql.placeholder("tenantId")), eq(flows.id, sql.placeholder("id"))))
+    .limit(1),
+);
 
 export async function findFlow(tenantId: string, id: string): Promise<FlowState | undefined> {
   if (!UUID_PATTERN.test(id)) return undefined;
-  const db = await executor();
-  const [found] = await db
-    .select({ row: flows, expired: sql<boolean>`${flows.expiresAt} <= now()` })
-    .from(flows)
-    .where(and(eq(flows.tenantId, tenantId), eq(flows.id, id)))
-    .limit(1);
+  const [found] = await flowRead(await executor(), { tenantId, id });
   return found ? { ...found.row, expired: Boolean(found.expired) } : undefined;
 }
+
+const flowClaim = fixedStatement((db) =>
+  db
+    .update(flows)
+    .set({ csrfHash: sql`${sql.placeholder("nextCsrfHash")}`, version: sql`${flows.version} + 1` })
+    .where(
+      and(
+        eq(flows.tenantId, sql.placeholder("tenantId")),
+        eq(flows.id, sql.placeholder("id")),
+        eq(flows.name, sql.placeholder("name")),
+        eq(flows.csrfHash, sql.placeholder("csrfHash")),
+        sql`${flows.state} = any(${sql.placeholder("states")}::text[])`,
+        sql`${flows.expiresAt} > now()`,
+      ),
+    )
+    .returning(),
+);
 
 /**
  * Reads and claims a step in one statement, for an action that must be claimed before it runs: swaps the
@@ -59,21 +98,14 @@ export async function claimFlow(
   nextCsrfHash: string,
 ): Promise<{ flow: FlowState; version: number } | undefined> {
   if (!UUID_PATTERN.test(id) || states.length === 0) return undefined;
-  const db = await executor();
-  const [claimed] = await db
-    .update(flows)
-    .set({ csrfHash: nextCsrfHash, version: sql`${flows.version} + 1` })
-    .where(
-      and(
-        eq(flows.tenantId, tenantId),
-        eq(flows.id, id),
-        eq(flows.name, name),
-        eq(flows.csrfHash, csrfHash),
-        inArray(flows.state, [...states]),
-        sql`${flows.expiresAt} > now()`,
-      ),
-    )
-    .returning();
+  const [claimed] = await flowClaim(await executor(), {
+    tenantId,
+    id,
+    name,
+    csrfHash,
+    nextCsrfHash,
+    states: [...states],
+  });
   if (!claimed) return undefined;
   const version = Number(claimed.version);
   return { flow: { ...claimed, version: version - 1, csrfHash, expired: false }, version };
@@ -89,14 +121,27 @@ export async function unclaimFlow(tenantId: string, flow: FlowRow, version: numb
 }
 
 /** The flow still at the version and CSRF token that were checked, and not expired. */
-const claimable = (tenantId: string, flow: FlowRow) =>
-  and(
-    eq(flows.tenantId, tenantId),
-    eq(flows.id, flow.id),
-    eq(flows.version, flow.version),
-    eq(flows.csrfHash, flow.csrfHash),
-    sql`${flows.expiresAt} > now()`,
-  );
+const claimable = and(
+  eq(flows.tenantId, p("tenantId")),
+  eq(flows.id, p("id")),
+  eq(flows.version, p("version")),
+  eq(flows.csrfHash, p("csrfHash")),
+  sql`${flows.expiresAt} > now()`,
+);
+const claimableValues = (tenantId: string, flow: FlowRow) => ({
+  tenantId,
+  id: flow.id,
+  version: flow.version,
+  csrfHash: flow.csrfHash,
+});
+
+const stepClaim = fixedStatement((db) =>
+  db
+    .update(flows)
+    .set({ csrfHash: sql`${p("nextCsrfHash")}`, version: sql`${flows.version} + 1`, updatedAt: sql`now()` })
+    .where(claimable)
+    .returning({ version: flows.version }),
+);
 
 /**
  * Takes the step: swaps the presented CSRF token's hash for the next one, if the flow is still at the
@@ -107,16 +152,33 @@ export async function claimStep(
   flow: FlowRow,
   nextCsrfHash: string,
 ): Promise<number | undefined> {
-  const db = await executor();
-  const [claimed] = await db
-    .update(flows)
-    .set({ csrfHash: nextCsrfHash, version: sql`${flows.version} + 1`, updatedAt: sql`now()` })
-    .where(claimable(tenantId, flow))
-    .returning({ version: flows.version });
+  const [claimed] = await stepClaim(await executor(), { ...claimableValues(tenantId, flow), nextCsrfHash });
   return claimed?.version;
 }
 
 type StepValues = Pick<FlowRow, "state" | "history" | "stash" | "payload">;
+
+/** Where a step led, as placeholders (`stepValues` gives their values). */
+const stepColumns = {
+  state: sql`${p("state")}::text`,
+  history: sql`${p("history")}::text[]`,
+  stash: sql`${p("stash")}::jsonb`,
+  payload: sql`${p("payload")}::jsonb`,
+};
+const stepValues = (values: StepValues) => ({
+  state: values.state,
+  history: values.history,
+  stash: json(values.stash),
+  payload: json(values.payload),
+});
+
+const stepSave = (db: Executor) =>
+  db
+    .update(flows)
+    .set({ ...stepColumns, updatedAt: sql`now()` })
+    .where(and(eq(flows.tenantId, p("tenantId")), eq(flows.id, p("id")), eq(flows.version, p("version"))));
+const stepSaveAudited = auditedStatement((db) => stepSave(db).returning({ id: flows.id }));
+const stepSaveSilent = fixedStatement(stepSave);
 
 /**
  * Saves where a claimed step led (only the claimant's version matches); with `audit`, the step's record
@@ -129,14 +191,23 @@ export async function saveStep(
   values: StepValues,
   audit?: AuditEvent,
 ): Promise<void> {
-  const db = await executor();
-  const update = db
-    .update(flows)
-    .set({ ...values, updatedAt: sql`now()` })
-    .where(and(eq(flows.tenantId, tenantId), eq(flows.id, id), eq(flows.version, version)));
-  if (audit) await writeWithAuditEvent(tenantId, audit, update.returning({ id: flows.id }));
-  else await update;
+  const placeholders = { tenantId, id, version, ...stepValues(values) };
+  if (audit) await stepSaveAudited(tenantId, audit, placeholders);
+  else await stepSaveSilent(await executor(), placeholders);
 }
+
+const stepClaimAndSave = auditedStatement((db) =>
+  db
+    .update(flows)
+    .set({
+      ...stepColumns,
+      csrfHash: sql`${p("nextCsrfHash")}`,
+      version: sql`${flows.version} + 1`,
+      updatedAt: sql`now()`,
+    })
+    .where(claimable)
+    .returning({ version: flows.version }),
+);
 
 /**
  * Claims and saves a step in one statement (for actions that change nothing outside the flow): swaps
@@ -151,13 +222,11 @@ export async function claimAndSaveStep(
   values: StepValues,
   audit: AuditEvent,
 ): Promise<number | undefined> {
-  const db = await executor();
-  const update = db
-    .update(flows)
-    .set({ ...values, csrfHash: nextCsrfHash, version: sql`${flows.version} + 1`, updatedAt: sql`now()` })
-    .where(claimable(tenantId, flow))
-    .returning({ version: flows.version });
-  const [claimed] = await writeWithAuditEvent<{ version: number | string }>(tenantId, audit, update);
+  const [claimed] = await stepClaimAndSave<{ version: number | string }>(tenantId, audit, {
+    ...claimableValues(tenantId, flow),
+    nextCsrfHash,
+    ...stepValues(values),
+  });
   return claimed ? Number(claimed.version) : undefined;
 }
 

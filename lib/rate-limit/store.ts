@@ -1,6 +1,7 @@
 import { eq, lt, sql } from "drizzle-orm";
 import { executor } from "@/lib/db";
 import { rateLimits } from "@/lib/db/schema";
+import { fixedStatement } from "@/lib/db/statement";
 
 /** A counter as the limiter reads it: points in the window and milliseconds until it ends (-1: never). */
 export interface CounterState {
@@ -22,25 +23,41 @@ export async function upsertCounter(
   msDuration: number,
   reset: boolean,
 ): Promise<CounterState> {
-  const db = await executor();
-  const expiresAt =
-    msDuration > 0 ? sql`now() + make_interval(secs => ${msDuration / 1000})` : sql`null::timestamptz`;
-  const expired = sql`${rateLimits.expiresAt} <= now()`;
-  const [row] = await db
-    .insert(rateLimits)
-    .values({ key, points, expiresAt })
-    .onConflictDoUpdate({
-      target: rateLimits.key,
-      set: reset
-        ? { points: sql`excluded.points`, expiresAt: sql`excluded.expires_at` }
-        : {
-            points: sql`case when ${expired} then excluded.points else ${rateLimits.points} + excluded.points end`,
-            expiresAt: sql`case when ${expired} then excluded.expires_at else ${rateLimits.expiresAt} end`,
-          },
-    })
-    .returning({ points: rateLimits.points, msLeft });
+  const upsert = COUNTER_UPSERTS[msDuration > 0 ? 1 : 0][reset ? 1 : 0];
+  const [row] = await upsert(await executor(), { key, points, seconds: msDuration / 1000 });
   return row!;
 }
+
+/** The counter's upsert, one per kind of window and reset: built once (lib/db/statement.ts). */
+function counterUpsert(expires: boolean, reset: boolean) {
+  const expired = sql`${rateLimits.expiresAt} <= now()`;
+  return fixedStatement((db) =>
+    db
+      .insert(rateLimits)
+      .values({
+        key: sql.placeholder("key"),
+        points: sql.placeholder("points"),
+        expiresAt: expires
+          ? sql`now() + make_interval(secs => ${sql.placeholder("seconds")}::double precision)`
+          : sql`null::timestamptz`,
+      })
+      .onConflictDoUpdate({
+        target: rateLimits.key,
+        set: reset
+          ? { points: sql`excluded.points`, expiresAt: sql`excluded.expires_at` }
+          : {
+              points: sql`case when ${expired} then excluded.points else ${rateLimits.points} + excluded.points end`,
+              expiresAt: sql`case when ${expired} then excluded.expires_at else ${rateLimits.expiresAt} end`,
+            },
+      })
+      .returning({ points: rateLimits.points, msLeft }),
+  );
+}
+
+const COUNTER_UPSERTS = [
+  [counterUpsert(false, false), counterUpsert(false, true)],
+  [counterUpsert(true, false), counterUpsert(true, true)],
+] as const;
 
 /** The live counter `key`, if any. */
 export async function findCounter(key: string): Promise<CounterState | undefined> {

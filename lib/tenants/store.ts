@@ -1,5 +1,6 @@
-import { and, asc, eq, getTableColumns } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, sql, type Placeholder } from "drizzle-orm";
 import { executor, getDatabase, inTransaction } from "@/lib/db";
+import { fixedStatement } from "@/lib/db/statement";
 import { tenants, type TenantRow } from "@/lib/db/schema";
 import { cachedTenant, forgetTenants, keepTenant, tenantCacheGeneration } from "./cache";
 import { activeSigningKeyIdOf } from "./signing-keys/store";
@@ -14,7 +15,7 @@ export async function insertTenant(values: NewTenant): Promise<Tenant> {
 }
 
 /** The tenant's columns and its active signing key's id, as a tenant read carries them. */
-const withSigningKeyId = (tenantId: string) => ({
+const withSigningKeyId = (tenantId: string | Placeholder) => ({
   ...getTableColumns(tenants),
   activeSigningKeyId: activeSigningKeyIdOf(tenantId),
 });
@@ -23,6 +24,15 @@ function toTenantWithKey(row: TenantRow & { activeSigningKeyId: string | null })
   const { activeSigningKeyId, ...tenant } = row;
   return { ...toTenant(tenant), activeSigningKeyId };
 }
+
+/** Every request's first read on Postgres: its SQL built once (lib/db/statement.ts). */
+const tenantRead = fixedStatement((db) =>
+  db
+    .select(withSigningKeyId(sql.placeholder("tenantId")))
+    .from(tenants)
+    .where(and(eq(tenants.id, sql.placeholder("tenantId")), eq(tenants.system, false)))
+    .limit(1),
+);
 
 /**
  * The tenant with its active signing key's id. On the embedded database, read outside a transaction,
@@ -36,12 +46,7 @@ export async function selectTenant(tenantId: string): Promise<Tenant | undefined
     if (cached) return cached;
   }
   const generation = tenantCacheGeneration();
-  const db = await executor();
-  const [row] = await db
-    .select(withSigningKeyId(tenantId))
-    .from(tenants)
-    .where(and(eq(tenants.id, tenantId), eq(tenants.system, false)))
-    .limit(1);
+  const [row] = await tenantRead(await executor(), { tenantId });
   if (!row) return undefined;
   const found = toTenantWithKey(row);
   return cacheable ? keepTenant(found, generation) : found;

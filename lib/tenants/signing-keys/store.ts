@@ -1,4 +1,4 @@
-import { and, asc, eq, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { executor } from "@/lib/db";
 import { forgetTenants } from "../cache";
 import { signingKeys, type SigningKeyRow } from "@/lib/db/schema";
@@ -36,7 +36,7 @@ export async function findSigningKey(tenantId: string, keyId: string): Promise<S
  * The id of the tenant's active signing key as a scalar subquery, for the tenant read: the tenant
  * carries it, so signing a token costs no statement of its own.
  */
-export function activeSigningKeyIdOf(tenantId: string): SQL<string | null> {
+export function activeSigningKeyIdOf(tenantId: string | Placeholder): SQL<string | null> {
   return sql<string | null>`(select ${signingKeys.id} from ${signingKeys}
     where ${signingKeys.tenantId} = ${tenantId}::uuid and ${signingKeys.active})`;
 }
