@@ -1,7 +1,8 @@
 import { and, asc, eq, getTableColumns, inArray, sql, type SQL } from "drizzle-orm";
 // The recorder only: the audit module's index imports modules that import this one.
-import { writeWithAuditEvent, type AuditEvent } from "@/lib/audit/record-audit-event";
-import { executor } from "@/lib/db";
+import { auditedStatement, writeWithAuditEvent, type AuditEvent } from "@/lib/audit/record-audit-event";
+import { executor, type Executor } from "@/lib/db";
+import { fixedStatement } from "@/lib/db/statement";
 import { webauthnCredentials } from "@/lib/db/schema";
 import { UUID_PATTERN } from "@/lib/tenants/tenant";
 import { ownerIsUnlocked, userFromJson, userIdByExternalId, userJsonOf } from "@/lib/users/fragments";
@@ -106,6 +107,29 @@ export function selectExternalUserCredentials(
   return selectCredentialsOf(tenantId, userIdByExternalId(tenantId, externalId), filter);
 }
 
+const p = sql.placeholder;
+
+const credentialUse = (db: Executor) =>
+  db
+    .update(webauthnCredentials)
+    .set({
+      signCount: sql`${p("signCount")}::bigint`,
+      backupState: sql`${p("backupState")}::boolean`,
+      lastUsedAt: sql`now()`,
+    })
+    .where(
+      and(
+        eq(webauthnCredentials.tenantId, p("tenantId")),
+        eq(webauthnCredentials.id, p("credentialId")),
+        eq(webauthnCredentials.signCount, p("expectedSignCount")),
+        // A locked owner completes no ceremony, even one whose lock came after the credential was read.
+        ownerIsUnlocked(p("tenantId"), webauthnCredentials.userId),
+      ),
+    )
+    .returning({ id: webauthnCredentials.id });
+const credentialUseAudited = auditedStatement(credentialUse);
+const credentialUseSilent = fixedStatement(credentialUse);
+
 /**
  * Records a successful assertion. The sign count is compared and set in one statement, so of two
  * assertions racing with the same counter only one is accepted. False when the count moved meanwhile.
@@ -116,22 +140,11 @@ export async function updateCredentialUse(
   use: { expectedSignCount: number; signCount: number; backupState: boolean },
   audit?: AuditEvent,
 ): Promise<boolean> {
-  const db = await executor();
-  const update = db
-    .update(webauthnCredentials)
-    .set({ signCount: use.signCount, backupState: use.backupState, lastUsedAt: sql`now()` })
-    .where(
-      and(
-        eq(webauthnCredentials.tenantId, tenantId),
-        eq(webauthnCredentials.id, credentialId),
-        eq(webauthnCredentials.signCount, use.expectedSignCount),
-        // A locked owner completes no ceremony, even one whose lock came after the credential was read.
-        ownerIsUnlocked(tenantId, webauthnCredentials.userId),
-      ),
-    )
-    .returning({ id: webauthnCredentials.id });
+  const values = { tenantId, credentialId, ...use };
   // With its audit record: one statement, the record written only when the count was set.
-  const rows = audit ? await writeWithAuditEvent(tenantId, audit, update) : await update;
+  const rows = audit
+    ? await credentialUseAudited(tenantId, audit, values)
+    : await credentialUseSilent(await executor(), values);
   return rows.length === 1;
 }
 
@@ -197,20 +210,25 @@ export async function selectUsersWithPasskeys(tenantId: string, userIds: string[
   return rows.map((row) => row.userId);
 }
 
+const credentialWithOwner = fixedStatement((db) =>
+  db
+    .select({
+      ...getTableColumns(webauthnCredentials),
+      owner: userJsonOf(p("tenantId"), webauthnCredentials.userId),
+    })
+    .from(webauthnCredentials)
+    .where(
+      and(eq(webauthnCredentials.tenantId, p("tenantId")), eq(webauthnCredentials.id, p("credentialId"))),
+    )
+    .limit(1),
+);
+
 /** A credential with its owner, in one statement (see findCredentialWithOwner). */
 export async function selectCredentialWithOwner(
   tenantId: string,
   credentialId: string,
 ): Promise<{ credential: Credential; ownerExternalId: string | null; owner: User | undefined } | undefined> {
-  const db = await executor();
-  const [row] = await db
-    .select({
-      ...getTableColumns(webauthnCredentials),
-      owner: userJsonOf(tenantId, webauthnCredentials.userId),
-    })
-    .from(webauthnCredentials)
-    .where(and(eq(webauthnCredentials.tenantId, tenantId), eq(webauthnCredentials.id, credentialId)))
-    .limit(1);
+  const [row] = await credentialWithOwner(await executor(), { tenantId, credentialId });
   if (!row) return undefined;
   const { owner: json, ...credential } = row;
   const owner = userFromJson(json);

@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import type { AuditEvent } from "@/lib/audit";
 import { auditCtes } from "@/lib/audit/fragments";
 import { executor, rowsOf } from "@/lib/db";
+import { fixedStatement } from "@/lib/db/statement";
 import { jsonValue } from "@/lib/db/json";
 import { sessions, type SessionRow } from "@/lib/db/schema";
 import { primaryAddressOf, type PrimaryAddress } from "@/lib/emails/fragments";
@@ -139,6 +140,32 @@ export async function trimSessions(tenantId: string, userId: string, limit: numb
     .returning();
 }
 
+/** `touchSession`'s statement, with or without the idle timeout: each built once (lib/db/statement.ts). */
+function sessionTouchStatement(idle: boolean) {
+  const p = sql.placeholder;
+  return fixedStatement((db) =>
+    db
+      .update(sessions)
+      .set({ lastUsedAt: sql`now()` })
+      .where(
+        and(
+          eq(sessions.tenantId, p("tenantId")),
+          eq(sessions.id, p("sessionId")),
+          gt(sessions.expiresAt, sql`now()`),
+          idle
+            ? gt(
+                sessions.lastUsedAt,
+                sql`now() - make_interval(secs => ${p("idleTimeoutSeconds")}::double precision)`,
+              )
+            : undefined,
+        ),
+      )
+      .returning({ ...getTableColumns(sessions), owner: userJsonOf(p("tenantId"), sessions.userId) }),
+  );
+}
+const sessionTouch = sessionTouchStatement(false);
+const sessionTouchIdle = sessionTouchStatement(true);
+
 /**
  * The live session (not expired, not idle for longer than `idleTimeoutSeconds` when that is on) and
  * marks it used, in one statement; an idle or expired one is deleted and not returned.
@@ -150,19 +177,8 @@ export async function touchSession(
 ): Promise<{ session: SessionRow; owner: User | undefined } | undefined> {
   if (!UUID_PATTERN.test(sessionId)) return undefined;
   const db = await executor();
-  const fresh = and(
-    eq(sessions.tenantId, tenantId),
-    eq(sessions.id, sessionId),
-    gt(sessions.expiresAt, sql`now()`),
-    idleTimeoutSeconds > 0
-      ? gt(sessions.lastUsedAt, sql`now() - make_interval(secs => ${idleTimeoutSeconds})`)
-      : undefined,
-  );
-  const [row] = await db
-    .update(sessions)
-    .set({ lastUsedAt: sql`now()` })
-    .where(fresh)
-    .returning({ ...getTableColumns(sessions), owner: userJsonOf(tenantId, sessions.userId) });
+  const touch = idleTimeoutSeconds > 0 ? sessionTouchIdle : sessionTouch;
+  const [row] = await touch(db, { tenantId, sessionId, idleTimeoutSeconds });
   if (!row) {
     await db.delete(sessions).where(and(eq(sessions.tenantId, tenantId), eq(sessions.id, sessionId)));
     return undefined;

@@ -1,4 +1,4 @@
-import { getTableName, sql, type SQL } from "drizzle-orm";
+import { getTableName, sql, type Placeholder, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { users } from "@/lib/db/schema";
 import type { User } from "./user";
@@ -72,7 +72,7 @@ export function signInNoted(tenantId: string, userId: string): SQL {
  * when there is no such user), for another module's statement that needs the whole owner with its own
  * row: `userFromJson` reads it back.
  */
-export function userJsonOf(tenantId: string, userId: AnyPgColumn): SQL<unknown> {
+export function userJsonOf(tenantId: string | Placeholder, userId: AnyPgColumn): SQL<unknown> {
   const outer = sql`${sql.identifier(getTableName(userId.table))}.${sql.identifier(userId.name)}`;
   return sql`(select row_to_json(u) from ${users} u where u.tenant_id = ${tenantId}::uuid and u.id = ${outer})`;
 }
@@ -104,7 +104,7 @@ export function userFromJson(value: unknown): User | undefined {
  * True for a row of another table whose `userId` column names an unlocked user of the tenant, as SQL for
  * that module's statement (lib/credentials' sign count update refuses a locked owner with it).
  */
-export function ownerIsUnlocked(tenantId: string, userId: AnyPgColumn): SQL<boolean> {
+export function ownerIsUnlocked(tenantId: string | Placeholder, userId: AnyPgColumn): SQL<boolean> {
   const outer = sql`${sql.identifier(getTableName(userId.table))}.${sql.identifier(userId.name)}`;
   return sql<boolean>`exists (select 1 from ${users} u
     where u.tenant_id = ${tenantId}::uuid and u.id = ${outer} and u.locked_at is null)`;
