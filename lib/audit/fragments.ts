@@ -63,11 +63,12 @@ export function auditCtes(tenantId: string, event: AuditEvent, gate?: SQL, moreD
 }
 
 /**
- * {@link auditCtes} for a statement built once (lib/db/statement.ts): every value is a placeholder named
+ * {@link auditCtes} for a statement built once (lib/db/statement.ts), `gate` and `moreDetails` as there:
+ * every value is a placeholder named
  * `audit_…`, filled by {@link auditPlaceholders}. Events differ in whether they count, so a statement
  * needs one text per `shape` that `auditPlaceholders` gives.
  */
-export function auditCtesWithPlaceholders(shape: AuditShape, gate?: SQL): SQL {
+export function auditCtesWithPlaceholders(shape: AuditShape, gate?: SQL, moreDetails?: SQL): SQL {
   const p = (name: string) => sql.placeholder(`audit_${name}`);
   const row = auditRowCte(
     {
@@ -80,6 +81,7 @@ export function auditCtesWithPlaceholders(shape: AuditShape, gate?: SQL): SQL {
       details: p("details"),
     },
     gate,
+    moreDetails,
   );
   if (shape === "uncounted") return row;
   const activeUser = shape === "counted-active" ? p("active_user") : undefined;

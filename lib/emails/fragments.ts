@@ -1,4 +1,4 @@
-import { getTableName, sql, type SQL } from "drizzle-orm";
+import { getTableName, sql, type Placeholder, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { likePattern } from "@/lib/db/like";
 import { emails, type EmailRow } from "@/lib/db/schema";
@@ -54,15 +54,15 @@ export interface PrimaryAddress {
  * (lib/openid's claims, lib/sessions' sign-in); null when the user has none.
  */
 export function primaryAddressOf(
-  tenantId: string,
-): (userId: AnyPgColumn | string) => SQL<PrimaryAddress | null> {
+  tenantId: string | Placeholder,
+): (userId: AnyPgColumn | string | Placeholder) => SQL<PrimaryAddress | null> {
   return (userId) => {
     // A column qualified by table: drizzle writes a single-table query's columns unqualified, and an
     // unqualified name inside the subquery would mean the emails table's own column.
     const user =
-      typeof userId === "string"
-        ? sql`${userId}::uuid`
-        : sql`${sql.identifier(getTableName(userId.table))}.${sql.identifier(userId.name)}`;
+      typeof userId === "object" && "table" in userId
+        ? sql`${sql.identifier(getTableName(userId.table))}.${sql.identifier(userId.name)}`
+        : sql`${userId}::uuid`;
     return sql`(select json_build_object('address', e.address, 'verified', e.verified)
       from ${emails} e where e.tenant_id = ${tenantId}::uuid and e.user_id = ${user} and e.is_primary
       limit 1)`.mapWith((value: unknown) => jsonValue<PrimaryAddress | null>(value));

@@ -1,9 +1,9 @@
 import { and, asc, eq, getTableColumns, gt, inArray, lt, ne, sql } from "drizzle-orm";
 import { randomUUID } from "node:crypto";
 import type { AuditEvent } from "@/lib/audit";
-import { auditCtes } from "@/lib/audit/fragments";
-import { executor, rowsOf } from "@/lib/db";
-import { fixedStatement } from "@/lib/db/statement";
+import { auditCtesWithPlaceholders, auditPlaceholders, type AuditShape } from "@/lib/audit/fragments";
+import { executor } from "@/lib/db";
+import { fixedSql, fixedStatement } from "@/lib/db/statement";
 import { jsonValue } from "@/lib/db/json";
 import { sessions, type SessionRow } from "@/lib/db/schema";
 import { primaryAddressOf, type PrimaryAddress } from "@/lib/emails/fragments";
@@ -59,6 +59,42 @@ export interface SignInSession {
   primaryEmail: PrimaryAddress | null;
 }
 
+/** {@link insertSignInSession}'s statement, one text per shape of its audit record, built once. */
+function signInStatement(shape: AuditShape) {
+  const p = sql.placeholder;
+  // The statement's snapshot does not show the new row to the deletion: it keeps `limit - 1` others.
+  return fixedSql(
+    () => sql`
+      with signed as (${signInNoted(p("tenantId"), p("userId"))}),
+      inserted as (
+        insert into ${sessions} (id, tenant_id, user_id, amr, ip, user_agent, expires_at)
+        select ${p("id")}::uuid, ${p("tenantId")}::uuid, signed.id, ${p("amr")}::text[], ${p("ip")}::text,
+          ${p("userAgent")}::text, now() + make_interval(secs => ${p("lifetimeSeconds")}::double precision)
+        from signed
+        returning *),
+      trimmed as (
+        delete from ${sessions} where tenant_id = ${p("tenantId")}::uuid and id in (
+          select s.id from ${sessions} s where s.tenant_id = ${p("tenantId")}::uuid and s.user_id = ${p("userId")}::uuid
+          order by s.created_at desc, s.id desc offset ${p("keep")}::int)
+        and exists (select 1 from inserted)
+        returning *),
+      ${auditCtesWithPlaceholders(
+        shape,
+        sql`exists (select 1 from inserted)`,
+        sql`jsonb_build_object('endedByLimit', (select coalesce(jsonb_agg(trimmed.id order by trimmed.created_at), '[]'::jsonb) from trimmed))`,
+      )}
+      select row_to_json(inserted) as session,
+        (select coalesce(json_agg(row_to_json(trimmed) order by trimmed.created_at), '[]'::json) from trimmed) as trimmed,
+        ${primaryAddressOf(p("tenantId"))(p("userId"))} as email
+      from inserted`,
+  );
+}
+const SIGN_IN_STATEMENTS: Record<AuditShape, ReturnType<typeof fixedSql>> = {
+  uncounted: signInStatement("uncounted"),
+  counted: signInStatement("counted"),
+  "counted-active": signInStatement("counted-active"),
+};
+
 /**
  * A user's own sign-in in one statement: notes it on the user (lib/users' `signInNoted`: nothing when
  * the user is locked or gone), inserts the session, deletes the user's sessions past the newest `limit`
@@ -81,40 +117,20 @@ export async function insertSignInSession(
   const { tenantId, userId } = values;
   const id = randomUUID();
   const recorded = { ...audit, details: { ...audit.details, sessionId: id } };
-  const db = await executor();
-  const amr =
-    values.amr.length === 0
-      ? sql`'{}'::text[]`
-      : sql`array[${sql.join(
-          values.amr.map((method) => sql`${method}`),
-          sql`, `,
-        )}]::text[]`;
-  // The statement's snapshot does not show the new row to the deletion: it keeps `limit - 1` others.
-  const [row] = rowsOf<{ session: unknown; trimmed: unknown; email: unknown }>(
-    await db.execute(sql`
-      with signed as (${signInNoted(tenantId, userId)}),
-      inserted as (
-        insert into ${sessions} (id, tenant_id, user_id, amr, ip, user_agent, expires_at)
-        select ${id}::uuid, ${tenantId}::uuid, signed.id, ${amr}, ${values.ip}::text,
-          ${values.userAgent}::text, now() + make_interval(secs => ${values.lifetimeSeconds})
-        from signed
-        returning *),
-      trimmed as (
-        delete from ${sessions} where tenant_id = ${tenantId}::uuid and id in (
-          select s.id from ${sessions} s where s.tenant_id = ${tenantId}::uuid and s.user_id = ${userId}::uuid
-          order by s.created_at desc, s.id desc offset ${Math.max(limit - 1, 0)})
-        and exists (select 1 from inserted)
-        returning *),
-      ${auditCtes(
-        tenantId,
-        recorded,
-        sql`exists (select 1 from inserted)`,
-        sql`jsonb_build_object('endedByLimit', (select coalesce(jsonb_agg(trimmed.id order by trimmed.created_at), '[]'::jsonb) from trimmed))`,
-      )}
-      select row_to_json(inserted) as session,
-        (select coalesce(json_agg(row_to_json(trimmed) order by trimmed.created_at), '[]'::json) from trimmed) as trimmed,
-        ${primaryAddressOf(tenantId)(userId)} as email
-      from inserted`),
+  const { shape, values: auditValues } = auditPlaceholders(tenantId, recorded);
+  const [row] = await SIGN_IN_STATEMENTS[shape]<{ session: unknown; trimmed: unknown; email: unknown }>(
+    await executor(),
+    {
+      ...auditValues,
+      id,
+      tenantId,
+      userId,
+      amr: values.amr,
+      ip: values.ip,
+      userAgent: values.userAgent,
+      lifetimeSeconds: values.lifetimeSeconds,
+      keep: Math.max(limit - 1, 0),
+    },
   );
   if (!row) return undefined;
   return {

@@ -1,6 +1,7 @@
 import { and, asc, eq, getTableColumns, lt, sql } from "drizzle-orm";
 import { executor } from "@/lib/db";
 import { embeddedCache } from "@/lib/db/embedded-cache";
+import { fixedStatement } from "@/lib/db/statement";
 import {
   thirdPartyProviders,
   thirdPartyStates,
@@ -28,13 +29,17 @@ async function changing<T>(write: () => Promise<T>): Promise<T> {
   }
 }
 
-export async function selectProviders(tenantId: string): Promise<ThirdPartyProviderRow[]> {
-  const db = await executor();
-  return db
+/** Read by every flow login's start on Postgres: built once (lib/db/statement.ts). */
+const providersRead = fixedStatement((db) =>
+  db
     .select()
     .from(thirdPartyProviders)
-    .where(eq(thirdPartyProviders.tenantId, tenantId))
-    .orderBy(asc(thirdPartyProviders.slug));
+    .where(eq(thirdPartyProviders.tenantId, sql.placeholder("tenantId")))
+    .orderBy(asc(thirdPartyProviders.slug)),
+);
+
+export async function selectProviders(tenantId: string): Promise<ThirdPartyProviderRow[]> {
+  return providersRead(await executor(), { tenantId });
 }
 
 export async function selectProvider(

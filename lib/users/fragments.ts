@@ -62,7 +62,7 @@ export function userIsActive(tenantId: string, userId: AnyPgColumn): SQL<boolean
  * session from it in one statement, holding the user's row until its transaction ends (a lock being set
  * concurrently waits, then ends the new session).
  */
-export function signInNoted(tenantId: string, userId: string): SQL {
+export function signInNoted(tenantId: string | Placeholder, userId: string | Placeholder): SQL {
   return sql`update ${users} set last_sign_in_at = now()
     where tenant_id = ${tenantId}::uuid and id = ${userId}::uuid and locked_at is null returning id`;
 }
